@@ -1,0 +1,77 @@
+#include "app_options.hpp"
+
+#include <charconv>
+
+#include "trapeze/error.hpp"
+
+namespace apps {
+
+void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defaults) {
+  o.size = defaults.size;
+  o.tile = defaults.tile;
+  o.boundary = defaults.boundary;
+  o.steps = defaults.steps;
+  cli.add_option("-n,--size", o.size, "domain size, e.g. 1001x777 or 512 for every dimension")->capture_default_str();
+  cli.add_option("-s,--steps", o.steps, "time steps")->capture_default_str();
+  cli.add_option("-t,--tile", o.tile, "tile size, e.g. 256x256")->capture_default_str();
+  cli.add_option("--height", o.height, "trapezoid height h (time steps per stage)")->capture_default_str();
+  cli.add_option("--mode", o.mode, "trapezoid computation: shrink or full")->capture_default_str();
+  cli.add_option("-b,--boundary", o.boundary, "boundary: clamp, periodic, constant or constant:V")
+      ->capture_default_str();
+  cli.add_option("-o,--output", o.output, "write the final field to this file");
+  cli.add_option("--png", o.png, "write a picture of the final field");
+  cli.add_flag("--verify", o.verify, "compare with the sequential reference; fail on any difference");
+  cli.add_flag("--json", o.json, "print one final JSON line instead of the summary");
+  cli.add_flag("--progress", o.progress, "report progress on stderr every second");
+}
+
+static trapeze::Index parse_positive(const std::string& piece, const std::string& text, const std::string& what) {
+  trapeze::Index value = 0;
+  const auto [end, ec] = std::from_chars(piece.data(), piece.data() + piece.size(), value);
+  if (ec != std::errc() || end != piece.data() + piece.size() || piece.empty()) {
+    throw trapeze::Error(what + " must be positive integers like 1001x777, got '" + text + "'");
+  }
+  if (value <= 0) throw trapeze::Error(what + " must be > 0, got '" + text + "'");
+  return value;
+}
+
+trapeze::Extent parse_extent(const std::string& text, int dims, const std::string& what) {
+  std::vector<std::string> pieces;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t x = text.find('x', start);
+    pieces.push_back(text.substr(start, x == std::string::npos ? std::string::npos : x - start));
+    if (x == std::string::npos) break;
+    start = x + 1;
+  }
+  trapeze::Extent e{1, 1, 1};
+  if (pieces.size() == 1) {
+    const trapeze::Index v = parse_positive(pieces[0], text, what);
+    for (int d = 0; d < dims; ++d) e[d] = v;
+    return e;
+  }
+  if (static_cast<int>(pieces.size()) != dims) {
+    throw trapeze::Error(what + " needs " + std::to_string(dims) + " numbers separated by 'x', got '" + text + "'");
+  }
+  for (int d = 0; d < dims; ++d) e[d] = parse_positive(pieces[d], text, what);
+  return e;
+}
+
+int parse_height(const std::string& text) {
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 1) {
+    throw trapeze::Error("height must be a positive integer, got '" + text + "'");
+  }
+  return value;
+}
+
+trapeze::Plan make_plan(const CommonOptions& o, int dims) {
+  trapeze::Plan plan;
+  plan.tile = parse_extent(o.tile, dims, "tile size");
+  plan.height = parse_height(o.height);
+  plan.mode = trapeze::parse_trapezoid_mode(o.mode);
+  return plan;
+}
+
+}  // namespace apps

@@ -1,0 +1,44 @@
+#pragma once
+// Command-line options every app shares, and parsing of sizes like 1001x777.
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "trapeze/geometry.hpp"
+#include "trapeze/plan.hpp"
+
+namespace apps {
+
+struct CommonOptions {
+  std::string size;
+  trapeze::Index steps = 100;
+  std::string tile;
+  std::string height = "1";
+  std::string mode = "shrink";
+  std::string boundary;
+  std::string output;
+  std::string png;
+  bool verify = false;
+  bool json = false;
+  bool progress = false;
+};
+
+struct AppDefaults {
+  std::string size;
+  std::string tile;
+  std::string boundary;
+  trapeze::Index steps;
+};
+
+void add_common_options(CLI::App& cli, CommonOptions& options, const AppDefaults& defaults);
+
+// "1001x777" (one number per dimension) or "512" (the same for every
+// dimension); throws trapeze::Error naming `what` and the text otherwise.
+trapeze::Extent parse_extent(const std::string& text, int dims, const std::string& what);
+
+// The trapezoid height option: a positive integer.
+int parse_height(const std::string& text);
+
+trapeze::Plan make_plan(const CommonOptions& options, int dims);
+
+}  // namespace apps

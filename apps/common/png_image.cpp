@@ -1,0 +1,60 @@
+#include "png_image.hpp"
+
+#include <png.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+
+#include "text_io.hpp"
+#include "trapeze/error.hpp"
+
+namespace apps {
+
+namespace {
+
+// A perceptually ordered ramp (viridis, five stops); linear between stops.
+std::array<unsigned char, 3> ramp(double t) {
+  static constexpr double stops[5][3] = {
+      {68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
+  t = std::clamp(t, 0.0, 1.0) * 4.0;
+  const int i = std::min(3, static_cast<int>(t));
+  const double f = t - i;
+  std::array<unsigned char, 3> rgb{};
+  for (int c = 0; c < 3; ++c) {
+    rgb[c] = static_cast<unsigned char>(stops[i][c] + f * (stops[i + 1][c] - stops[i][c]) + 0.5);
+  }
+  return rgb;
+}
+
+}  // namespace
+
+void write_field_png(const std::string& path, const std::vector<double>& values, long width, long height) {
+  if (path.empty()) return;
+  const auto [lo_it, hi_it] = std::minmax_element(values.begin(), values.end());
+  const double lo = *lo_it, span = *hi_it - *lo_it > 0 ? *hi_it - *lo_it : 1.0;
+  write_atomically(path, [&](std::FILE* f) {
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+    png_infop info = png ? png_create_info_struct(png) : nullptr;
+    if (!png || !info || setjmp(png_jmpbuf(png))) {
+      png_destroy_write_struct(&png, &info);
+      throw trapeze::Error("libpng failed writing '" + path + "'");
+    }
+    png_init_io(png, f);
+    png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), 8,
+                 PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    std::vector<unsigned char> row(static_cast<std::size_t>(3 * width));
+    for (long y = 0; y < height; ++y) {
+      for (long x = 0; x < width; ++x) {
+        const auto rgb = ramp((values[static_cast<std::size_t>(y * width + x)] - lo) / span);
+        std::copy(rgb.begin(), rgb.end(), row.begin() + 3 * x);
+      }
+      png_write_row(png, row.data());
+    }
+    png_write_end(png, nullptr);
+    png_destroy_write_struct(&png, &info);
+  });
+}
+
+}  // namespace apps

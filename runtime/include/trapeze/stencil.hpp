@@ -1,0 +1,59 @@
+#pragma once
+// What a stencil is: an element type, a dimension count, a shape, and a
+// point-update function. Everything else (tiles, halos, tasks) is the plan's.
+//
+//   struct Jacobi2D {
+//     using value_type = float;
+//     static constexpr int dims = 2;
+//     static constexpr trapeze::StencilShape shape{{1, 1, 0}, trapeze::ShapeKind::star};
+//     TRAPEZE_HOST_DEVICE float operator()(const trapeze::Neighbourhood<float>& at) const {
+//       return 0.2f * (at(0, 0) + at(-1, 0) + at(1, 0) + at(0, -1) + at(0, 1));
+//     }
+//   };
+//
+// A stencil with several updated fields sets `updated_fields` and returns
+// std::array<value_type, updated_fields>; one with read-only inputs sets
+// `constant_fields` and reads them through Neighbourhood::constant.
+#include <array>
+#include <concepts>
+#include <type_traits>
+
+#include "trapeze/neighbourhood.hpp"
+#include "trapeze/stencil_shape.hpp"
+
+namespace trapeze {
+
+template <typename S>
+concept Stencil = requires {
+  typename S::value_type;
+  { S::dims } -> std::convertible_to<int>;
+  { S::shape } -> std::convertible_to<StencilShape>;
+} && std::is_trivially_copyable_v<typename S::value_type> && std::is_trivially_copyable_v<S>;
+
+template <Stencil S>
+inline constexpr int updated_fields_of = [] {
+  if constexpr (requires { S::updated_fields; }) return int{S::updated_fields};
+  else return 1;
+}();
+
+template <Stencil S>
+inline constexpr int constant_fields_of = [] {
+  if constexpr (requires { S::constant_fields; }) return int{S::constant_fields};
+  else return 0;
+}();
+
+// Calls the update and stores each updated field; one-field stencils return a
+// plain value, several-field stencils an array.
+template <Stencil S>
+TRAPEZE_HOST_DEVICE inline void apply_update(const S& stencil,
+                                             const Neighbourhood<typename S::value_type>& at,
+                                             typename S::value_type* out, Index field_stride) {
+  if constexpr (updated_fields_of<S> == 1) {
+    out[0] = stencil(at);
+  } else {
+    const auto values = stencil(at);
+    for (int f = 0; f < updated_fields_of<S>; ++f) out[f * field_stride] = values[f];
+  }
+}
+
+}  // namespace trapeze

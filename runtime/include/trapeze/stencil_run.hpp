@@ -1,0 +1,193 @@
+#pragma once
+// Runs a stencil over a grid as a StarPU task graph: one task per tile per
+// stage of h steps, each depending only on the strips its neighbours published
+// at the previous stage (peer dependencies, no global barrier). All stages are
+// submitted up front; wait() blocks once and brings the result back.
+//
+//   trapeze::Runtime runtime;
+//   trapeze::StencilRun run(runtime, Jacobi2D{}, grid, trapeze::Plan{.tile = {256, 256, 1}});
+//   run.submit(100);
+//   run.wait();  // grid now holds step 100
+#include <starpu.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "codelets/trapezoid_cpu.hpp"
+#include "trapeze/data_handle.hpp"
+#include "trapeze/error.hpp"
+#include "trapeze/grid.hpp"
+#include "trapeze/halo_pieces.hpp"
+#include "trapeze/plan.hpp"
+#include "trapeze/runtime.hpp"
+#include "trapeze/stencil.hpp"
+#include "trapeze/tile_data.hpp"
+#include "trapeze/tiling.hpp"
+
+namespace trapeze {
+
+// Called about once a second while wait() blocks: tasks done, tasks submitted.
+using ProgressCallback = std::function<void(Index done, Index total)>;
+
+template <Stencil S>
+class StencilRun {
+ public:
+  using T = typename S::value_type;
+
+  StencilRun(Runtime& runtime, const S& stencil, Grid<T>& grid, const Plan& plan)
+      : runtime_(runtime), stencil_(stencil), grid_(grid), plan_(checked(plan)),
+        tiling_(grid.extent(), S::dims, plan.tile),
+        tiles_(tiling_, S::shape, plan.height, grid, updated_fields_of<S>, constant_fields_of<S>),
+        progress_(tiling_.count()) {
+    if (grid.dims() != S::dims) {
+      throw Error("grid has " + std::to_string(grid.dims()) + " dimensions but the stencil has " +
+                  std::to_string(S::dims));
+    }
+    if (grid.updated_count() != updated_fields_of<S> || grid.constant_count() != constant_fields_of<S>) {
+      throw Error("grid fields (" + std::to_string(grid.updated_count()) + " updated, " +
+                  std::to_string(grid.constant_count()) + " constant) do not match the stencil's (" +
+                  std::to_string(updated_fields_of<S>) + ", " + std::to_string(constant_fields_of<S>) + ")");
+    }
+    init_codelets();
+    for (int t = 0; t < tiling_.count(); ++t) progress_[t].run = this, progress_[t].tile = t;
+  }
+
+  ~StencilRun() { wait_for_tasks({}); }
+  StencilRun(const StencilRun&) = delete;
+  StencilRun& operator=(const StencilRun&) = delete;
+
+  // Appends `steps` time steps (in stages of h) to the task graph; returns at once.
+  void submit(Index steps) {
+    if (steps < 0) throw Error("steps must be >= 0, got " + std::to_string(steps));
+    if (steps == 0) return;
+    if (!strips_current_) submit_publish();
+    Index done = 0;
+    while (done < steps) {
+      const int stage_steps = static_cast<int>(std::min<Index>(plan_.height, steps - done));
+      const bool last = done + stage_steps == steps;
+      submit_stage(stage_steps, !last);
+      done += stage_steps;
+    }
+    strips_current_ = false;  // the last stage skips publishing: nobody reads it
+  }
+
+  // Blocks until every submitted task has run, then copies the tiles back into the grid.
+  void wait(const ProgressCallback& progress = {}) {
+    wait_for_tasks(progress);
+    tiles_.gather(grid_);
+  }
+
+  Index steps_submitted() const { return steps_submitted_; }
+  const Tiling& tiling() const { return tiling_; }
+  const Plan& plan() const { return plan_; }
+  // Stages completed by one tile so far (a task callback counts them).
+  Index stages_completed(int tile) const { return progress_.at(tile).stages.load(); }
+  // For those who need StarPU itself: the handle of a tile's data.
+  starpu_data_handle_t tile_handle(int tile) const { return tiles_.tile_handle(tile); }
+  Index tasks_submitted() const { return tasks_submitted_; }
+  Index tasks_completed() const { return tasks_completed_.load(); }
+
+ private:
+  struct TileProgress {
+    StencilRun* run = nullptr;
+    int tile = 0;
+    std::atomic<Index> stages{0};
+  };
+
+  static Plan checked(const Plan& plan) {
+    if (plan.height < 1) throw Error("height must be >= 1, got " + std::to_string(plan.height));
+    return plan;
+  }
+
+  void init_codelets() {
+    starpu_codelet_init(&stage_codelet_);
+    stage_codelet_.cpu_funcs[0] = &trapezoid_cpu<S>;
+    stage_codelet_.cpu_funcs_name[0] = "trapezoid_cpu";
+    stage_codelet_.nbuffers = STARPU_VARIABLE_NBUFFERS;
+    stage_codelet_.name = "trapezoid";
+    starpu_codelet_init(&publish_codelet_);
+    publish_codelet_.cpu_funcs[0] = &publish_cpu<T>;
+    publish_codelet_.cpu_funcs_name[0] = "publish_cpu";
+    publish_codelet_.nbuffers = STARPU_VARIABLE_NBUFFERS;
+    publish_codelet_.name = "publish";
+  }
+
+  static void on_stage_done(void* arg) {
+    auto* p = static_cast<TileProgress*>(arg);
+    p->stages.fetch_add(1);
+    p->run->task_done();
+  }
+  static void on_publish_done(void* arg) { static_cast<StencilRun*>(arg)->task_done(); }
+
+  void task_done() {
+    std::lock_guard lock(mutex_);
+    tasks_completed_.fetch_add(1);
+    done_.notify_all();
+  }
+
+  void insert(starpu_codelet* codelet, std::vector<starpu_data_descr>& data, const void* args,
+              std::size_t args_size, void (*callback)(void*), void* callback_arg, int tile) {
+    const int rc = starpu_task_insert(codelet, STARPU_VALUE, args, args_size, STARPU_DATA_MODE_ARRAY,
+                                      data.data(), static_cast<int>(data.size()), STARPU_CALLBACK_WITH_ARG_NFREE,
+                                      callback, callback_arg, STARPU_NAME, tiles_.name(tile), 0);
+    if (rc != 0) throw RuntimeError("starpu_task_insert", rc);
+    ++tasks_submitted_;
+  }
+
+  void submit_publish() {
+    for (int t = 0; t < tiling_.count(); ++t) {
+      std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_R}};
+      tiles_.append_outputs(t, read_version_, data);
+      const TileProgram* program = &tiles_.program(t);
+      insert(&publish_codelet_, data, &program, sizeof program, &on_publish_done, this, t);
+    }
+    strips_current_ = true;
+  }
+
+  void submit_stage(int steps, bool publish) {
+    for (int t = 0; t < tiling_.count(); ++t) {
+      std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_RW},
+                                          {tiles_.scratch_handle(), STARPU_SCRATCH}};
+      if (constant_fields_of<S> > 0) data.push_back({tiles_.constant_handle(t), STARPU_R});
+      tiles_.append_inputs(t, read_version_, data);
+      if (publish) tiles_.append_outputs(t, 1 - read_version_, data);
+      const StageArgs<S> args{&tiles_.program(t), &stencil_, steps, steps_submitted_, publish, plan_.mode};
+      insert(&stage_codelet_, data, &args, sizeof args, &on_stage_done, &progress_[t], t);
+    }
+    read_version_ = 1 - read_version_;
+    steps_submitted_ += steps;
+  }
+
+  void wait_for_tasks(const ProgressCallback& progress) {
+    std::unique_lock lock(mutex_);
+    while (tasks_completed_.load() < tasks_submitted_) {
+      done_.wait_for(lock, std::chrono::seconds(1));
+      if (progress) progress(tasks_completed_.load(), tasks_submitted_);
+    }
+  }
+
+  Runtime& runtime_;
+  S stencil_;
+  Grid<T>& grid_;
+  Plan plan_;
+  Tiling tiling_;
+  TileData<T> tiles_;
+  std::vector<TileProgress> progress_;
+  starpu_codelet stage_codelet_{};
+  starpu_codelet publish_codelet_{};
+  Index steps_submitted_ = 0;
+  Index tasks_submitted_ = 0;
+  std::atomic<Index> tasks_completed_{0};
+  int read_version_ = 0;
+  bool strips_current_ = false;
+  std::mutex mutex_;
+  std::condition_variable done_;
+};
+
+}  // namespace trapeze

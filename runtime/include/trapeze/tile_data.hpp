@@ -1,0 +1,160 @@
+#pragma once
+// The StarPU data of a tiled run: one handle per tile (its interior, all updated
+// fields), one per tile for its read-only fields with their ghost zone (filled
+// once, since they never change), two versions of every halo piece (stage s
+// writes one while stage s+1 of a slower neighbour may still read the other, so
+// a write never waits on a far reader), and one scratch handle StarPU
+// allocates per worker for the trapezoid's two padded buffers.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "codelets/tile_program.hpp"
+#include "trapeze/data_handle.hpp"
+#include "trapeze/grid.hpp"
+#include "trapeze/halo_pieces.hpp"
+#include "trapeze/stencil_shape.hpp"
+#include "trapeze/tiling.hpp"
+
+namespace trapeze {
+
+template <typename T>
+class TileData {
+ public:
+  TileData(const Tiling& tiling, const StencilShape& shape, int height, const Grid<T>& grid,
+           int updated_fields, int constant_fields)
+      : layout_(build_halo_layout(tiling, ghost_width(shape, height), grid.boundary().kind)) {
+    const Extent ghost = ghost_width(shape, height);
+    Index scratch_cells = 0;
+    for (int t = 0; t < tiling.count(); ++t) {
+      TileProgram p;
+      p.tile = tiling.box(t);
+      p.ghost = ghost;
+      p.padded = p.tile.grown(ghost).extent();
+      p.domain = grid.extent();
+      p.boundary = grid.boundary();
+      p.radius = shape.radius;
+      p.updated_fields = updated_fields;
+      p.constant_fields = constant_fields;
+      p.constant_planes = grid.constant_planes();
+      const TileHalo& halo = layout_.tiles[t];
+      for (int i : halo.inputs) p.input_destinations.push_back(layout_.pieces[i].destination);
+      for (int i : halo.self_wraps) p.self_wraps.push_back({layout_.pieces[i].source, layout_.pieces[i].destination});
+      for (int i : halo.outputs) p.output_sources.push_back(layout_.pieces[i].source);
+      scratch_cells = std::max(scratch_cells, 2 * updated_fields * p.padded_cells());
+      programs_.push_back(std::move(p));
+      names_.push_back("tile " + to_string(tiling.coordinates(t), tiling.dims()));
+    }
+    for (int t = 0; t < tiling.count(); ++t) {
+      const TileProgram& p = programs_[t];
+      tile_buffers_.emplace_back(static_cast<std::size_t>(updated_fields * p.tile.cells()));
+      scatter_tile(grid, p, tile_buffers_.back().data());
+      tile_handles_.push_back(DataHandle::vector(tile_buffers_.back().data(), tile_buffers_.back().size(), sizeof(T), true));
+      if (constant_fields > 0) {
+        constant_buffers_.emplace_back(
+            static_cast<std::size_t>(constant_fields * p.constant_planes * p.padded_cells()));
+        fill_constants(grid, p, constant_buffers_.back().data());
+        constant_handles_.push_back(
+            DataHandle::vector(constant_buffers_.back().data(), constant_buffers_.back().size(), sizeof(T), false));
+      }
+    }
+    for (const HaloPiece& piece : layout_.pieces) {
+      const auto count = static_cast<std::size_t>(updated_fields * piece.source.cells());
+      strips_.push_back({DataHandle::vector(nullptr, count, sizeof(T), false),
+                         DataHandle::vector(nullptr, count, sizeof(T), false)});
+    }
+    scratch_ = DataHandle::vector(nullptr, static_cast<std::size_t>(scratch_cells), sizeof(T), false);
+  }
+
+  const TileProgram& program(int t) const { return programs_[t]; }
+  const char* name(int t) const { return names_[t].c_str(); }
+  starpu_data_handle_t tile_handle(int t) const { return tile_handles_.at(t).get(); }
+  starpu_data_handle_t constant_handle(int t) const { return constant_handles_[t].get(); }
+  starpu_data_handle_t scratch_handle() const { return scratch_.get(); }
+  const HaloLayout& layout() const { return layout_; }
+
+  void append_inputs(int t, int version, std::vector<starpu_data_descr>& data) const {
+    for (int i : layout_.tiles[t].inputs) data.push_back({strips_[i][version].get(), STARPU_R});
+  }
+  void append_outputs(int t, int version, std::vector<starpu_data_descr>& data) const {
+    for (int i : layout_.tiles[t].outputs) data.push_back({strips_[i][version].get(), STARPU_W});
+  }
+
+  // Copies every tile's latest value back into the grid's updated fields.
+  void gather(Grid<T>& grid) const {
+    for (std::size_t t = 0; t < programs_.size(); ++t) {
+      starpu_data_handle_t h = tile_handles_[t].get();
+      const int rc = starpu_data_acquire(h, STARPU_R);
+      if (rc != 0) throw RuntimeError("starpu_data_acquire", rc);
+      const T* tile = tile_buffers_[t].data();
+      for_each_row(programs_[t], grid, [&](int f, Index at_grid, Index at_tile, Index length) {
+        std::copy_n(tile + at_tile, length, grid.updated(f).data() + at_grid);
+      });
+      starpu_data_release(h);
+    }
+  }
+
+ private:
+  // Calls fn(field, offset in the grid's field, offset in the tile buffer, length) per row.
+  template <typename Fn>
+  static void for_each_row(const TileProgram& p, const Grid<T>& grid, Fn fn) {
+    const Extent e = p.tile_extent();
+    const Index cells = cell_count(e);
+    for (int f = 0; f < grid.updated_count(); ++f) {
+      for (Index z = 0; z < e[2]; ++z) {
+        for (Index y = 0; y < e[1]; ++y) {
+          fn(f, grid.linear(p.tile.lo[0], p.tile.lo[1] + y, p.tile.lo[2] + z), f * cells + (z * e[1] + y) * e[0], e[0]);
+        }
+      }
+    }
+  }
+
+  static void scatter_tile(const Grid<T>& grid, const TileProgram& p, T* tile) {
+    for_each_row(p, grid, [&](int f, Index at_grid, Index at_tile, Index length) {
+      std::copy_n(grid.updated(f).data() + at_grid, length, tile + at_tile);
+    });
+  }
+
+  // Read-only fields with their ghost zone, out-of-domain cells set by the boundary.
+  static void fill_constants(const Grid<T>& grid, const TileProgram& p, T* out) {
+    const Extent& n = grid.extent();
+    const Index padded_cells = p.padded_cells();
+    const bool constant_boundary = p.boundary.kind == BoundaryKind::constant;
+    for (int c = 0; c < grid.constant_count(); ++c) {
+      for (Index plane = 0; plane < p.constant_planes; ++plane) {
+        const T* source = grid.constant(c).data() + plane * grid.cells();
+        T* destination = out + (c * p.constant_planes + plane) * padded_cells;
+        Index i = 0;
+        for (Index z = 0; z < p.padded[2]; ++z) {
+          for (Index y = 0; y < p.padded[1]; ++y) {
+            for (Index x = 0; x < p.padded[0]; ++x, ++i) {
+              const Extent global{p.tile.lo[0] - p.ghost[0] + x, p.tile.lo[1] - p.ghost[1] + y,
+                                  p.tile.lo[2] - p.ghost[2] + z};
+              bool outside = false;
+              Extent s{};
+              for (int d = 0; d < max_dims; ++d) {
+                outside |= global[d] < 0 || global[d] >= n[d];
+                s[d] = boundary_source(global[d], n[d], p.boundary.kind);
+              }
+              destination[i] = outside && constant_boundary ? static_cast<T>(p.boundary.value)
+                                                            : source[grid.linear(s[0], s[1], s[2])];
+            }
+          }
+        }
+      }
+    }
+  }
+
+  HaloLayout layout_;
+  std::vector<TileProgram> programs_;
+  std::vector<std::string> names_;
+  std::vector<HostBuffer<T>> tile_buffers_;
+  std::vector<HostBuffer<T>> constant_buffers_;
+  // Handles are declared after the buffers they point into, so they unregister first.
+  std::vector<DataHandle> tile_handles_;
+  std::vector<DataHandle> constant_handles_;
+  std::vector<std::array<DataHandle, 2>> strips_;
+  DataHandle scratch_;
+};
+
+}  // namespace trapeze

@@ -1,0 +1,73 @@
+#include <string>
+
+#include "trapeze/boundary.hpp"
+#include "trapeze/error.hpp"
+#include "trapeze/geometry.hpp"
+#include "trapeze/grid.hpp"
+#include "trapeze/plan.hpp"
+
+namespace trapeze {
+
+std::string to_string(const Extent& extent, int dims) {
+  std::string s;
+  for (int d = 0; d < dims; ++d) {
+    if (d > 0) s.push_back('x');
+    s.append(std::to_string(extent[d]));
+  }
+  return s;
+}
+
+RuntimeError::RuntimeError(const std::string& what_failed, int code)
+    : Error("StarPU: " + what_failed + " failed with code " + std::to_string(code)) {}
+
+Extent checked_domain(const Extent& extent, int dims) {
+  static constexpr const char* axis_name[max_dims] = {"x", "y", "z"};
+  if (dims < 1 || dims > max_dims) {
+    throw Error("dimension count must be 1, 2 or 3, got " + std::to_string(dims));
+  }
+  Extent e{1, 1, 1};
+  for (int d = 0; d < dims; ++d) {
+    if (extent[d] <= 0) {
+      throw Error("domain size in " + std::string(axis_name[d]) + " must be > 0, got " +
+                  std::to_string(extent[d]));
+    }
+    e[d] = extent[d];
+  }
+  return e;
+}
+
+Boundary parse_boundary(std::string_view text) {
+  if (text == "clamp") return Boundary::clamp();
+  if (text == "periodic") return Boundary::periodic();
+  if (text == "constant") return Boundary::constant(0.0);
+  if (text.starts_with("constant:")) {
+    const std::string value(text.substr(9));
+    try {
+      std::size_t used = 0;
+      const double v = std::stod(value, &used);
+      if (used == value.size()) return Boundary::constant(v);
+    } catch (const std::exception&) {
+    }
+    throw Error("boundary constant must be a number, got '" + value + "'");
+  }
+  throw Error("boundary must be clamp, periodic, constant or constant:V, got '" + std::string(text) + "'");
+}
+
+std::string to_string(const Boundary& boundary) {
+  switch (boundary.kind) {
+    case BoundaryKind::clamp: return "clamp";
+    case BoundaryKind::periodic: return "periodic";
+    case BoundaryKind::constant: return "constant:" + std::to_string(boundary.value);
+  }
+  return "?";
+}
+
+TrapezoidMode parse_trapezoid_mode(std::string_view text) {
+  if (text == "shrink") return TrapezoidMode::shrink;
+  if (text == "full") return TrapezoidMode::full;
+  throw Error("trapezoid mode must be shrink or full, got '" + std::string(text) + "'");
+}
+
+std::string to_string(TrapezoidMode mode) { return mode == TrapezoidMode::shrink ? "shrink" : "full"; }
+
+}  // namespace trapeze

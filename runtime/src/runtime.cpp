@@ -1,0 +1,43 @@
+#include "trapeze/runtime.hpp"
+
+#include <starpu.h>
+
+#include "trapeze/error.hpp"
+
+namespace trapeze {
+
+Runtime::Runtime(const RuntimeOptions& options) {
+  starpu_conf conf;
+  starpu_conf_init(&conf);
+  // Explicit options win over STARPU_* variables; unset ones leave them in charge.
+  if (!options.scheduler.empty()) {
+    conf.sched_policy_name = options.scheduler.c_str();
+  }
+  if (options.cpus >= 0) conf.ncpus = options.cpus;
+  if (options.cuda_devices >= 0) conf.ncuda = options.cuda_devices;
+  conf.precedence_over_environment_variables =
+      !options.scheduler.empty() || options.cpus >= 0 || options.cuda_devices >= 0;
+  const int rc = starpu_init(&conf);
+  if (rc != 0) {
+    if (rc == -ENODEV) throw Error("StarPU found no worker to run tasks on (STARPU_NCPU=0 and no GPU?)");
+    throw RuntimeError("starpu_init", rc);
+  }
+}
+
+Runtime::~Runtime() {
+  starpu_task_wait_for_all();
+  starpu_shutdown();
+}
+
+int Runtime::worker_count() const { return static_cast<int>(starpu_worker_get_count()); }
+int Runtime::cpu_worker_count() const { return static_cast<int>(starpu_cpu_worker_get_count()); }
+int Runtime::cuda_worker_count() const { return static_cast<int>(starpu_cuda_worker_get_count()); }
+
+std::string Runtime::scheduler() const {
+  starpu_sched_policy* policy = starpu_sched_get_sched_policy();
+  return policy && policy->policy_name ? policy->policy_name : "unknown";
+}
+
+void Runtime::wait_for_all() const { starpu_task_wait_for_all(); }
+
+}  // namespace trapeze

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Configures and builds Trapeze in build/ (running the set-up first when needed).
+set -euo pipefail
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bash "$repo_root/scripts/setup.sh"
+export PKG_CONFIG_PATH="$repo_root/.deps/starpu/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+extra=()
+[ "${CI:-}" = "true" ] && extra+=(-DTRAPEZE_WARNINGS_AS_ERRORS=ON)
+cmake -S "$repo_root" -B "$repo_root/build" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" "$@" >/dev/null
+cmake --build "$repo_root/build" -j"$(nproc)"

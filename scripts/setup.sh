@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Installs everything Trapeze needs on a fresh Debian bookworm machine and builds
+# StarPU 1.4 (with CUDA when nvcc exists, always with StarPU-MPI) into .deps/starpu.
+# Idempotent: with everything present it returns in seconds.
+set -euo pipefail
+
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+deps_dir="$repo_root/.deps"
+starpu_prefix="$deps_dir/starpu"
+stamp="$starpu_prefix/.trapeze-built"
+
+packages=(
+  build-essential cmake pkg-config dpkg-dev ca-certificates
+  libhwloc-dev libopenmpi-dev openmpi-bin libglpk-dev libnuma-dev libltdl-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev libpng-dev
+  python3 python3-matplotlib
+)
+
+say() { printf 'setup: %s\n' "$*"; }
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+install_packages() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  as_root apt-get update -qq
+  as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Debian bookworm ships StarPU 1.3 only; 1.4's source comes from the unstable suite
+# through a private apt configuration so the system's sources stay untouched.
+fetch_starpu_source() {
+  local work="$deps_dir/src"
+  if ls -d "$work"/starpu-1.4*/ >/dev/null 2>&1; then return 0; fi
+  mkdir -p "$work/lists/partial" "$work/apt"
+  cat >"$work/apt/sid-src.sources" <<SRC
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: sid
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+  local opts=(-o "Dir::Etc::SourceList=$work/apt/sid-src.sources" -o Dir::Etc::SourceParts=/dev/null
+              -o "Dir::State::Lists=$work/lists")
+  say "fetching StarPU source from Debian unstable"
+  apt-get "${opts[@]}" update -qq
+  (cd "$work" && apt-get "${opts[@]}" source --download-only starpu >/dev/null)
+  local orig
+  orig=$(ls "$work"/starpu_1.4*.orig.tar.* | head -n 1)
+  [ -n "$orig" ] || { echo "setup: no StarPU 1.4 source found in Debian unstable" >&2; exit 1; }
+  tar -C "$work" -xf "$orig"
+  local dir
+  dir=$(ls -d "$work"/starpu-1.4*/ | head -n 1)
+  [ -d "$dir" ] || { echo "setup: unpacked StarPU source not found under $work" >&2; exit 1; }
+}
+
+# CUDA 13 removed cudaDeviceProp::computeMode; read the attribute instead, only where
+# the old pattern is still present (a newer StarPU may have fixed it).
+patch_for_cuda13() {
+  local src=$1 f
+  for f in "$src"/src/drivers/cuda/driver_cuda.c "$src"/src/drivers/cuda/driver_cuda1.c; do
+    [ -f "$f" ] || continue
+    grep -q 'props\[devid\]\.computeMode' "$f" || continue
+    say "patching $(basename "$f") for CUDA 13 (computeMode)"
+    perl -0pi -e 's/props\[devid\]\.computeMode/trapeze_compute_mode(devid)/g' "$f"
+    perl -0pi -e 's/(#include <starpu.h>\n)/$1\nstatic int trapeze_compute_mode(int devid)\n{\n\tint mode = 0;\n\tcudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, devid);\n\treturn mode;\n}\n/' "$f"
+  done
+}
+
+build_starpu() {
+  [ -f "$stamp" ] && return 0
+  fetch_starpu_source
+  local src
+  src=$(ls -d "$deps_dir"/src/starpu-1.4*/ | head -n 1)
+  src=${src%/}
+  local cuda_flags=(--disable-cuda)
+  if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+    cuda_flags=(--enable-cuda --with-cuda-dir=/usr/local/cuda --enable-maxcudadev=8)
+    patch_for_cuda13 "$src"
+  fi
+  local build="$deps_dir/build-starpu"
+  rm -rf "$build" && mkdir -p "$build"
+  say "configuring StarPU ($(basename "$src"), ${cuda_flags[0]})"
+  (cd "$build" && "$src/configure" --prefix="$starpu_prefix" "${cuda_flags[@]}" \
+      --disable-opencl --disable-hip --disable-build-doc --disable-build-examples \
+      --disable-build-tests --disable-fortran --disable-starpupy --disable-socl \
+      --disable-starpufft --disable-starpurm --disable-julia --disable-fxt \
+      --enable-maxcpus=256 --enable-maxnodes=32 --enable-mpi >"$build/configure.log" 2>&1) \
+    || { echo "setup: StarPU configure failed, see $build/configure.log" >&2; exit 1; }
+  say "building StarPU (a few minutes)"
+  # A top-level make fails in sc_hypervisor/examples; build only what we link.
+  local jobs
+  jobs=$(nproc)
+  for sub in min-dgels src mpi tools sc_hypervisor/src; do
+    [ -d "$build/$sub" ] || continue
+    make -C "$build/$sub" -j"$jobs" >"$build/make-${sub//\//_}.log" 2>&1 \
+      || { echo "setup: StarPU build failed in $sub, see $build/make-${sub//\//_}.log" >&2; exit 1; }
+    make -C "$build/$sub" install >>"$build/make-${sub//\//_}.log" 2>&1
+  done
+  # the pkg-config files and headers live at the top of the build tree
+  make -C "$build" install-pkgconfigDATA install-versincludeHEADERS install-nodist_versincludeHEADERS \
+    >"$build/make-top.log" 2>&1 || { echo "setup: StarPU header install failed, see $build/make-top.log" >&2; exit 1; }
+  [ -f "$starpu_prefix/lib/pkgconfig/starpu-1.4.pc" ] && [ -f "$starpu_prefix/include/starpu/1.4/starpu_config.h" ] \
+    || { echo "setup: StarPU installed no starpu-1.4.pc under $starpu_prefix" >&2; exit 1; }
+  touch "$stamp"
+  say "StarPU installed in $starpu_prefix"
+}
+
+install_packages
+build_starpu
