@@ -6,7 +6,7 @@
 int main(int argc, char** argv) {
   CLI::App cli{"5-point Jacobi relaxation in 2-D, run as a Trapeze task graph"};
   apps::CommonOptions options;
-  apps::add_common_options(cli, options, {"1024x1024", "256x256", "clamp", 100});
+  apps::add_common_options(cli, options, {"1024x1024", "auto", "clamp", 100});
   std::string type = "float";
   std::uint64_t seed = 1;
   cli.add_option("--type", type, "element type: float or double")->capture_default_str();

@@ -33,6 +33,8 @@ struct TileProgram {
 
   Extent tile_extent() const { return tile.extent(); }
   Index padded_cells() const { return cell_count(padded); }
+  // The tile's own cells inside the padded buffer.
+  Box interior() const { return Box{{0, 0, 0}, tile_extent()}.shifted(ghost); }
 };
 
 // Per-stage arguments, packed by value into the task.
@@ -42,8 +44,14 @@ struct StageArgs {
   const S* stencil;
   int steps;          // steps in this stage (h, or fewer for the last stage)
   Index first_step;   // global index of the stage's first step
+  int current;        // which of the tile's two padded buffers holds the latest step
   bool publish;       // write outgoing strips after the stage
   TrapezoidMode mode;
+};
+
+struct PublishArgs {
+  const TileProgram* program;
+  int current;
 };
 
 }  // namespace trapeze

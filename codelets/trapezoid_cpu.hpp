@@ -1,10 +1,10 @@
 #pragma once
-// The CPU codelet of a trapezoid stage (seed 000, section 3): gather the tile and
-// its ghost zone of width r*h into a padded buffer, advance it h steps, commit
-// the tile, and publish the strips its neighbours read next stage.
+// The CPU codelet of a trapezoid stage (seed 000, section 3): fill the tile's
+// ghost zone of width r*h from its neighbours' strips, advance h steps, and
+// publish the strips its neighbours read next stage.
 //
-// Buffers, in order: tile (RW), scratch (SCRATCH, two padded buffers),
-// [constant padded tile (R)], incoming strips (R)..., outgoing strips (W)...
+// Buffers, in order: tile (RW, two padded buffers), [constant padded tile (R)],
+// incoming strips (R)..., outgoing strips (W)...
 #include <starpu.h>
 
 #include <utility>
@@ -37,16 +37,19 @@ inline Box trapezoid_region(const TileProgram& p, TrapezoidMode mode, int k) {
 }
 
 template <typename T>
-void publish_strips(const T* tile, const TileProgram& p, void* buffers[], int first_buffer) {
-  const BufferView tile_view{p.tile_extent(), cell_count(p.tile_extent())};
+void publish_strips(const T* padded, const TileProgram& p, void* buffers[], int first_buffer) {
+  const BufferView padded_view{p.padded, p.padded_cells()};
   for (std::size_t i = 0; i < p.output_sources.size(); ++i) {
     const Box& source = p.output_sources[i];
     T* strip = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[first_buffer + i]));
-    copy_box(tile, tile_view, source, strip, BufferView{source.extent(), source.cells()}, {0, 0, 0},
-             p.updated_fields);
+    copy_box(padded, padded_view, source.shifted(p.ghost), strip, BufferView{source.extent(), source.cells()},
+             {0, 0, 0}, p.updated_fields);
   }
 }
 
+// The tile's data is two padded buffers (tile + ghost zone, every updated field):
+// a stage reads the current one, and its steps alternate between the two, so
+// no step copies the tile; only the ghost zone is gathered, from the strips.
 template <Stencil S>
 void trapezoid_cpu(void* buffers[], void* cl_arg) {
   using T = typename S::value_type;
@@ -57,16 +60,14 @@ void trapezoid_cpu(void* buffers[], void* cl_arg) {
   const Index padded_cells = p.padded_cells();
 
   T* tile = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[0]));
-  T* current = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[1]));
-  T* next = current + fields * padded_cells;
-  int buffer = 2;
+  T* current = tile + args.current * fields * padded_cells;
+  T* next = tile + (1 - args.current) * fields * padded_cells;
+  int buffer = 1;
   const T* constants = nullptr;
   if (p.constant_fields > 0) constants = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[buffer++]));
 
-  // Gather: own tile, incoming strips, periodic self-wraps, then the boundary.
+  // Ghost zone: incoming strips, periodic self-wraps, then the boundary.
   const BufferView padded_view{p.padded, padded_cells};
-  const BufferView tile_view{p.tile_extent(), cell_count(p.tile_extent())};
-  copy_box(tile, tile_view, Box{{0, 0, 0}, p.tile_extent()}, current, padded_view, p.ghost, fields);
   for (const Box& destination : p.input_destinations) {
     const T* strip = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[buffer++]));
     const Extent e = destination.extent();
@@ -74,7 +75,7 @@ void trapezoid_cpu(void* buffers[], void* cl_arg) {
              fields);
   }
   for (const WrapCopy& wrap : p.self_wraps) {
-    copy_box(tile, tile_view, wrap.source, current, padded_view, wrap.destination.lo, fields);
+    copy_box(current, padded_view, wrap.source.shifted(p.ghost), current, padded_view, wrap.destination.lo, fields);
   }
   fill_boundary(current, p, fields);
 
@@ -87,21 +88,17 @@ void trapezoid_cpu(void* buffers[], void* cl_arg) {
     fill_boundary(next, p, fields);
     std::swap(current, next);
   }
-
-  // Commit the valid interior, then publish from the committed tile.
-  copy_box(current, padded_view, Box{p.ghost, {p.ghost[0] + p.tile_extent()[0], p.ghost[1] + p.tile_extent()[1],
-                                               p.ghost[2] + p.tile_extent()[2]}},
-           tile, tile_view, {0, 0, 0}, fields);
-  if (args.publish) publish_strips(tile, p, buffers, buffer);
+  if (args.publish) publish_strips(current, p, buffers, buffer);
 }
 
-// Stage -1: only publish the initial strips. Buffers: tile (R), outgoing strips (W)...
+// Before the first stage: publish the initial strips. Buffers: tile (R), outgoing strips (W)...
 template <typename T>
 void publish_cpu(void* buffers[], void* cl_arg) {
-  const TileProgram* program = nullptr;
-  starpu_codelet_unpack_args(cl_arg, &program);
+  PublishArgs args;
+  starpu_codelet_unpack_args(cl_arg, &args);
+  const TileProgram& p = *args.program;
   const T* tile = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[0]));
-  publish_strips(tile, *program, buffers, 1);
+  publish_strips(tile + args.current * p.updated_fields * p.padded_cells(), p, buffers, 1);
 }
 
 }  // namespace trapeze

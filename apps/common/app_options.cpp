@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "trapeze/error.hpp"
+#include "trapeze/tile_size.hpp"
 
 namespace apps {
 
@@ -13,7 +14,8 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
   o.steps = defaults.steps;
   cli.add_option("-n,--size", o.size, "domain size, e.g. 1001x777 or 512 for every dimension")->capture_default_str();
   cli.add_option("-s,--steps", o.steps, "time steps")->capture_default_str();
-  cli.add_option("-t,--tile", o.tile, "tile size, e.g. 256x256")->capture_default_str();
+  cli.add_option("-t,--tile", o.tile, "tile size, e.g. 256x256, or auto (whole rows, 4 tiles per worker)")
+      ->capture_default_str();
   cli.add_option("--height", o.height, "trapezoid height h (time steps per stage)")->capture_default_str();
   cli.add_option("--mode", o.mode, "trapezoid computation: shrink or full")->capture_default_str();
   cli.add_option("-b,--boundary", o.boundary, "boundary: clamp, periodic, constant or constant:V")
@@ -66,9 +68,9 @@ int parse_height(const std::string& text) {
   return value;
 }
 
-trapeze::Plan make_plan(const CommonOptions& o, int dims) {
+trapeze::Plan make_plan(const CommonOptions& o, int dims, const trapeze::Extent& domain, int workers) {
   trapeze::Plan plan;
-  plan.tile = parse_extent(o.tile, dims, "tile size");
+  plan.tile = o.tile == "auto" ? trapeze::choose_tile(domain, dims, workers) : parse_extent(o.tile, dims, "tile size");
   plan.height = parse_height(o.height);
   plan.mode = trapeze::parse_trapezoid_mode(o.mode);
   return plan;

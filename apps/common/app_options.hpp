@@ -39,6 +39,7 @@ trapeze::Extent parse_extent(const std::string& text, int dims, const std::strin
 // The trapezoid height option: a positive integer.
 int parse_height(const std::string& text);
 
-trapeze::Plan make_plan(const CommonOptions& options, int dims);
+// The plan from the options; "auto" tiles depend on the domain and worker count.
+trapeze::Plan make_plan(const CommonOptions& options, int dims, const trapeze::Extent& domain, int workers);
 
 }  // namespace apps

@@ -59,11 +59,11 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                     trapeze::Grid<typename S::value_type>& grid, const AppOutputs& outputs) {
   check_writable(options.output);
   check_writable(options.png);
-  const trapeze::Plan plan = make_plan(options, S::dims);
+  trapeze::Runtime runtime;
+  const trapeze::Plan plan = make_plan(options, S::dims, grid.extent(), runtime.worker_count());
   std::optional<trapeze::Grid<typename S::value_type>> expected;
   if (options.verify) expected = grid;
 
-  trapeze::Runtime runtime;
   trapeze::StencilRun<S> run(runtime, stencil, grid, plan);
   const bool show_progress = options.progress || (!options.json && isatty(STDERR_FILENO));
   const auto start = std::chrono::steady_clock::now();

@@ -66,6 +66,10 @@ class StencilRun {
   void submit(Index steps) {
     if (steps < 0) throw Error("steps must be >= 0, got " + std::to_string(steps));
     if (steps == 0) return;
+    // Workers wait while the graph is built: on a machine with one core per
+    // worker, submission would otherwise compete with them for a core.
+    starpu_pause();
+    struct Resume { ~Resume() { starpu_resume(); } } resume_on_exit;
     if (!strips_current_) submit_publish();
     Index done = 0;
     while (done < steps) {
@@ -80,7 +84,7 @@ class StencilRun {
   // Blocks until every submitted task has run, then copies the tiles back into the grid.
   void wait(const ProgressCallback& progress = {}) {
     wait_for_tasks(progress);
-    tiles_.gather(grid_);
+    tiles_.gather(grid_, current_buffer());
   }
 
   Index steps_submitted() const { return steps_submitted_; }
@@ -90,7 +94,7 @@ class StencilRun {
   Index stages_completed(int tile) const { return progress_.at(tile).stages.load(); }
   // For those who need StarPU itself: the handle of a tile's data.
   starpu_data_handle_t tile_handle(int tile) const { return tiles_.tile_handle(tile); }
-  Index tasks_submitted() const { return tasks_submitted_; }
+  Index tasks_submitted() const { return tasks_submitted_.load(); }
   Index tasks_completed() const { return tasks_completed_.load(); }
 
  private:
@@ -125,10 +129,13 @@ class StencilRun {
   }
   static void on_publish_done(void* arg) { static_cast<StencilRun*>(arg)->task_done(); }
 
+  // Wakes the waiting thread only when the last task is done: a wake-up per
+  // task would make it steal a worker's core every few hundred microseconds.
   void task_done() {
-    std::lock_guard lock(mutex_);
-    tasks_completed_.fetch_add(1);
-    done_.notify_all();
+    if (tasks_completed_.fetch_add(1) + 1 == tasks_submitted_.load()) {
+      std::lock_guard lock(mutex_);
+      done_.notify_all();
+    }
   }
 
   void insert(starpu_codelet* codelet, std::vector<starpu_data_descr>& data, const void* args,
@@ -144,31 +151,34 @@ class StencilRun {
     for (int t = 0; t < tiling_.count(); ++t) {
       std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_R}};
       tiles_.append_outputs(t, read_version_, data);
-      const TileProgram* program = &tiles_.program(t);
-      insert(&publish_codelet_, data, &program, sizeof program, &on_publish_done, this, t);
+      const PublishArgs args{&tiles_.program(t), current_buffer()};
+      insert(&publish_codelet_, data, &args, sizeof args, &on_publish_done, this, t);
     }
     strips_current_ = true;
   }
 
   void submit_stage(int steps, bool publish) {
     for (int t = 0; t < tiling_.count(); ++t) {
-      std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_RW},
-                                          {tiles_.scratch_handle(), STARPU_SCRATCH}};
+      std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_RW}};
       if (constant_fields_of<S> > 0) data.push_back({tiles_.constant_handle(t), STARPU_R});
       tiles_.append_inputs(t, read_version_, data);
       if (publish) tiles_.append_outputs(t, 1 - read_version_, data);
-      const StageArgs<S> args{&tiles_.program(t), &stencil_, steps, steps_submitted_, publish, plan_.mode};
+      const StageArgs<S> args{&tiles_.program(t), &stencil_, steps, steps_submitted_, current_buffer(), publish,
+                              plan_.mode};
       insert(&stage_codelet_, data, &args, sizeof args, &on_stage_done, &progress_[t], t);
     }
     read_version_ = 1 - read_version_;
     steps_submitted_ += steps;
   }
 
+  // Every step alternates a tile's two padded buffers.
+  int current_buffer() const { return static_cast<int>(steps_submitted_ & 1); }
+
   void wait_for_tasks(const ProgressCallback& progress) {
     std::unique_lock lock(mutex_);
-    while (tasks_completed_.load() < tasks_submitted_) {
+    while (tasks_completed_.load() < tasks_submitted_.load()) {
       done_.wait_for(lock, std::chrono::seconds(1));
-      if (progress) progress(tasks_completed_.load(), tasks_submitted_);
+      if (progress) progress(tasks_completed_.load(), tasks_submitted_.load());
     }
   }
 
@@ -182,7 +192,7 @@ class StencilRun {
   starpu_codelet stage_codelet_{};
   starpu_codelet publish_codelet_{};
   Index steps_submitted_ = 0;
-  Index tasks_submitted_ = 0;
+  std::atomic<Index> tasks_submitted_{0};
   std::atomic<Index> tasks_completed_{0};
   int read_version_ = 0;
   bool strips_current_ = false;

@@ -1,10 +1,10 @@
 #pragma once
 // The StarPU data of a tiled run: one handle per tile (its interior, all updated
 // fields), one per tile for its read-only fields with their ghost zone (filled
-// once, since they never change), two versions of every halo piece (stage s
+// once, since they never change), and two versions of every halo piece (stage s
 // writes one while stage s+1 of a slower neighbour may still read the other, so
-// a write never waits on a far reader), and one scratch handle StarPU
-// allocates per worker for the trapezoid's two padded buffers.
+// a write never waits on a far reader). A tile's handle holds two padded
+// buffers (tile + ghost zone) that its steps alternate between.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -25,7 +25,6 @@ class TileData {
            int updated_fields, int constant_fields)
       : layout_(build_halo_layout(tiling, ghost_width(shape, height), grid.boundary().kind)) {
     const Extent ghost = ghost_width(shape, height);
-    Index scratch_cells = 0;
     for (int t = 0; t < tiling.count(); ++t) {
       TileProgram p;
       p.tile = tiling.box(t);
@@ -41,14 +40,18 @@ class TileData {
       for (int i : halo.inputs) p.input_destinations.push_back(layout_.pieces[i].destination);
       for (int i : halo.self_wraps) p.self_wraps.push_back({layout_.pieces[i].source, layout_.pieces[i].destination});
       for (int i : halo.outputs) p.output_sources.push_back(layout_.pieces[i].source);
-      scratch_cells = std::max(scratch_cells, 2 * updated_fields * p.padded_cells());
       programs_.push_back(std::move(p));
       names_.push_back("tile " + to_string(tiling.coordinates(t), tiling.dims()));
     }
     for (int t = 0; t < tiling.count(); ++t) {
       const TileProgram& p = programs_[t];
-      tile_buffers_.emplace_back(static_cast<std::size_t>(updated_fields * p.tile.cells()));
-      scatter_tile(grid, p, tile_buffers_.back().data());
+      tile_buffers_.emplace_back(static_cast<std::size_t>(2 * updated_fields * p.padded_cells()));
+      T* buffers = tile_buffers_.back().data();
+      // Both padded buffers start as the initial tile, so every page is touched
+      // here rather than in the first timed step, and no cell is ever undefined.
+      std::fill_n(buffers, tile_buffers_.back().size() / 2, T{});
+      scatter_tile(grid, p, buffers);
+      std::copy_n(buffers, tile_buffers_.back().size() / 2, buffers + tile_buffers_.back().size() / 2);
       tile_handles_.push_back(DataHandle::vector(tile_buffers_.back().data(), tile_buffers_.back().size(), sizeof(T), true));
       if (constant_fields > 0) {
         constant_buffers_.emplace_back(
@@ -63,14 +66,12 @@ class TileData {
       strips_.push_back({DataHandle::vector(nullptr, count, sizeof(T), false),
                          DataHandle::vector(nullptr, count, sizeof(T), false)});
     }
-    scratch_ = DataHandle::vector(nullptr, static_cast<std::size_t>(scratch_cells), sizeof(T), false);
   }
 
   const TileProgram& program(int t) const { return programs_[t]; }
   const char* name(int t) const { return names_[t].c_str(); }
   starpu_data_handle_t tile_handle(int t) const { return tile_handles_.at(t).get(); }
   starpu_data_handle_t constant_handle(int t) const { return constant_handles_[t].get(); }
-  starpu_data_handle_t scratch_handle() const { return scratch_.get(); }
   const HaloLayout& layout() const { return layout_; }
 
   void append_inputs(int t, int version, std::vector<starpu_data_descr>& data) const {
@@ -80,13 +81,13 @@ class TileData {
     for (int i : layout_.tiles[t].outputs) data.push_back({strips_[i][version].get(), STARPU_W});
   }
 
-  // Copies every tile's latest value back into the grid's updated fields.
-  void gather(Grid<T>& grid) const {
+  // Copies every tile's latest value (padded buffer `current`) back into the grid.
+  void gather(Grid<T>& grid, int current) const {
     for (std::size_t t = 0; t < programs_.size(); ++t) {
       starpu_data_handle_t h = tile_handles_[t].get();
       const int rc = starpu_data_acquire(h, STARPU_R);
       if (rc != 0) throw RuntimeError("starpu_data_acquire", rc);
-      const T* tile = tile_buffers_[t].data();
+      const T* tile = tile_buffers_[t].data() + current * programs_[t].updated_fields * programs_[t].padded_cells();
       for_each_row(programs_[t], grid, [&](int f, Index at_grid, Index at_tile, Index length) {
         std::copy_n(tile + at_tile, length, grid.updated(f).data() + at_grid);
       });
@@ -95,15 +96,17 @@ class TileData {
   }
 
  private:
-  // Calls fn(field, offset in the grid's field, offset in the tile buffer, length) per row.
+  // Calls fn(field, offset in the grid's field, offset in one padded buffer, length)
+  // for each row of the tile.
   template <typename Fn>
   static void for_each_row(const TileProgram& p, const Grid<T>& grid, Fn fn) {
     const Extent e = p.tile_extent();
-    const Index cells = cell_count(e);
+    const Strides s = Strides::of(p.padded);
     for (int f = 0; f < grid.updated_count(); ++f) {
       for (Index z = 0; z < e[2]; ++z) {
         for (Index y = 0; y < e[1]; ++y) {
-          fn(f, grid.linear(p.tile.lo[0], p.tile.lo[1] + y, p.tile.lo[2] + z), f * cells + (z * e[1] + y) * e[0], e[0]);
+          fn(f, grid.linear(p.tile.lo[0], p.tile.lo[1] + y, p.tile.lo[2] + z),
+             f * p.padded_cells() + s.offset(p.ghost[0], p.ghost[1] + y, p.ghost[2] + z), e[0]);
         }
       }
     }
@@ -154,7 +157,6 @@ class TileData {
   std::vector<DataHandle> tile_handles_;
   std::vector<DataHandle> constant_handles_;
   std::vector<std::array<DataHandle, 2>> strips_;
-  DataHandle scratch_;
 };
 
 }  // namespace trapeze

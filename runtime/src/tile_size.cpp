@@ -1,0 +1,20 @@
+#include "trapeze/tile_size.hpp"
+
+#include <algorithm>
+
+namespace trapeze {
+
+Extent choose_tile(const Extent& domain, int dims, int workers) {
+  Extent tile = domain;
+  Index wanted = static_cast<Index>(std::max(1, workers)) * tiles_per_worker;
+  // Cut from the slowest dimension down, never x unless the domain is 1-D.
+  for (int d = dims - 1; d >= 0 && wanted > 1; --d) {
+    if (d == 0 && dims > 1) break;
+    const Index pieces = std::min(wanted, domain[d]);
+    tile[d] = (domain[d] + pieces - 1) / pieces;
+    wanted = (wanted + pieces - 1) / pieces;
+  }
+  return tile;
+}
+
+}  // namespace trapeze
