@@ -2,11 +2,34 @@
 
 #include <starpu.h>
 
+#include <cstdlib>
+#include <string>
+
 #include "trapeze/error.hpp"
 
 namespace trapeze {
 
+namespace {
+
+// StarPU falls back to its default policy on an unknown name with only a
+// warning; a user who asked for a policy should learn that it does not exist.
+void check_scheduler_name(const std::string& name, const char* origin) {
+  if (name.empty()) return;
+  std::string known;
+  for (starpu_sched_policy** p = starpu_sched_get_predefined_policies(); *p; ++p) {
+    if (name == (*p)->policy_name) return;
+    known += std::string(known.empty() ? "" : ", ") + (*p)->policy_name;
+  }
+  throw Error(std::string("unknown scheduler '") + name + "' (" + origin + "); known: " + known);
+}
+
+}  // namespace
+
 Runtime::Runtime(const RuntimeOptions& options) {
+  check_scheduler_name(options.scheduler, "scheduler option");
+  if (const char* env = std::getenv("STARPU_SCHED"); env && options.scheduler.empty()) {
+    check_scheduler_name(env, "STARPU_SCHED");
+  }
   starpu_conf conf;
   starpu_conf_init(&conf);
   // Explicit options win over STARPU_* variables; unset ones leave them in charge.

@@ -4,6 +4,7 @@
 // one loop nest per step. It shares only the point-update function and the
 // Neighbourhood view with the tiled runtime, so equal results mean the tiling,
 // halos and trapezoids are right.
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -19,20 +20,29 @@ namespace detail {
 template <typename T>
 void pad(const T* cells, const Extent& n, const Extent& r, const Boundary& boundary, T* padded) {
   const Extent p{n[0] + 2 * r[0], n[1] + 2 * r[1], n[2] + 2 * r[2]};
-  Index i = 0;
+  auto value_at = [&](const Extent& global) {
+    bool outside = false;
+    Extent s{};
+    for (int d = 0; d < max_dims; ++d) {
+      outside |= global[d] < 0 || global[d] >= n[d];
+      s[d] = boundary_source(global[d], n[d], boundary.kind);
+    }
+    return outside && boundary.kind == BoundaryKind::constant ? static_cast<T>(boundary.value)
+                                                              : cells[s[0] + n[0] * (s[1] + n[1] * s[2])];
+  };
   for (Index z = 0; z < p[2]; ++z) {
     for (Index y = 0; y < p[1]; ++y) {
-      for (Index x = 0; x < p[0]; ++x, ++i) {
-        const Extent global{x - r[0], y - r[1], z - r[2]};
-        bool outside = false;
-        Extent s{};
-        for (int d = 0; d < max_dims; ++d) {
-          outside |= global[d] < 0 || global[d] >= n[d];
-          s[d] = boundary_source(global[d], n[d], boundary.kind);
+      T* row = padded + p[0] * (y + p[1] * z);
+      const Index gy = y - r[1], gz = z - r[2];
+      const bool row_inside = gy >= 0 && gy < n[1] && gz >= 0 && gz < n[2];
+      for (Index x = 0; x < p[0]; ++x) {
+        const Index gx = x - r[0];
+        if (row_inside && gx == 0) {  // the row's in-domain cells in one copy
+          std::copy_n(cells + n[0] * (gy + n[1] * gz), n[0], row + x);
+          x += n[0] - 1;
+          continue;
         }
-        padded[i] = outside && boundary.kind == BoundaryKind::constant
-                        ? static_cast<T>(boundary.value)
-                        : cells[s[0] + n[0] * (s[1] + n[1] * s[2])];
+        row[x] = value_at({gx, gy, gz});
       }
     }
   }

@@ -129,13 +129,13 @@ class StencilRun {
   }
   static void on_publish_done(void* arg) { static_cast<StencilRun*>(arg)->task_done(); }
 
-  // Wakes the waiting thread only when the last task is done: a wake-up per
-  // task would make it steal a worker's core every few hundred microseconds.
+  // Counts under the lock, so the waiter (which checks under it too) cannot see
+  // the last task done and destroy this object while a callback still uses
+  // it; wakes the waiter only at the end, since a wake-up per task would make
+  // it steal a worker's core every few hundred microseconds.
   void task_done() {
-    if (tasks_completed_.fetch_add(1) + 1 == tasks_submitted_.load()) {
-      std::lock_guard lock(mutex_);
-      done_.notify_all();
-    }
+    std::lock_guard lock(mutex_);
+    if (tasks_completed_.fetch_add(1) + 1 == tasks_submitted_.load()) done_.notify_all();
   }
 
   void insert(starpu_codelet* codelet, std::vector<starpu_data_descr>& data, const void* args,

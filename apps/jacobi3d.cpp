@@ -1,0 +1,34 @@
+// jacobi3d: 7-point Jacobi relaxation on a 3-D grid of random values.
+#include "common/field_values.hpp"
+#include "common/stencil_app.hpp"
+#include "stencils/jacobi3d.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App cli{"7-point Jacobi relaxation in 3-D, run as a Trapeze task graph"};
+  apps::CommonOptions options;
+  apps::add_common_options(cli, options, {"128x128x128", "auto", "clamp", 50});
+  std::string type = "float";
+  std::uint64_t seed = 1;
+  cli.add_option("--type", type, "element type: float or double")->capture_default_str();
+  cli.add_option("--seed", seed, "seed of the random initial field")->capture_default_str();
+  return apps::app_main("jacobi3d", cli, argc, argv, [&] {
+    auto run = [&]<typename T>() {
+      trapeze::Grid<T> grid(apps::parse_extent(options.size, 3, "size"), 3, 1, 0, 1,
+                            trapeze::parse_boundary(options.boundary));
+      apps::fill_random(grid.updated(), seed, 0.0, 1.0);
+      const auto e = grid.extent();
+      // The picture is the middle z-plane.
+      return apps::run_stencil_app(
+          "jacobi3d", options, apps::Jacobi3D<T>{}, grid,
+          {[&](const std::string& path) { apps::write_indexed(path, grid.updated()); },
+           [&] {
+             const auto plane = grid.updated().begin() + (e[2] / 2) * e[0] * e[1];
+             return std::vector<double>(plane, plane + e[0] * e[1]);
+           },
+           e[0], e[1]});
+    };
+    if (type == "float") return run.template operator()<float>();
+    if (type == "double") return run.template operator()<double>();
+    throw trapeze::Error("type must be float or double, got '" + type + "'");
+  });
+}

@@ -1,0 +1,198 @@
+// The apps as a user meets them: --verify passes at odd sizes, and bad input
+// gives one clear error line naming the value, a non-zero exit, and no output
+// file (not even a partial one).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+class AppCli : public testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("trapeze-cli-" + std::string(info->name()) + "-" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Result run(const std::string& app, const std::string& arguments) {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    const std::string command = std::string(TRAPEZE_APPS_DIR) + "/" + app + " " + arguments + " >" + out.string() +
+                                " 2>" + err.string() + " </dev/null";
+    const int status = std::system(command.c_str());
+    Result r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+
+  static std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+  // One line on stderr that names `value`, a non-zero exit, no output file.
+  void expect_clean_error(const Result& r, const std::string& value, const fs::path& output) {
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_LT(r.exit_code, 128) << "crashed: " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(value), std::string::npos) << "error does not name '" << value << "': " << r.err;
+    EXPECT_FALSE(fs::exists(output)) << "output file left behind";
+    EXPECT_FALSE(fs::exists(output.string() + ".tmp")) << "temporary file left behind";
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(AppCli, EveryAppVerifiesAtOddSizes) {
+  for (const std::string command :
+       {"jacobi2d --size 1001x777 --steps 7 --tile 128x100 --verify", "life --size 1001x777 --steps 7 --verify",
+        "hotspot --size 1001x777 --steps 7 --tile 300x200 --verify",
+        "jacobi3d --size 61x47x33 --steps 5 --tile 16x16x8 --verify --height 2",
+        "pathfinder --size 100001 --steps 50 --verify --height 3"}) {
+    const Result r = run(command.substr(0, command.find(' ')), command.substr(command.find(' ') + 1) + " --json");
+    EXPECT_EQ(r.exit_code, 0) << command << ": " << r.err;
+    EXPECT_NE(r.out.find("\"verified\":true"), std::string::npos) << command << ": " << r.out;
+    for (const char* key : {"\"app\"", "\"size\"", "\"steps\"", "\"tile\"", "\"height\"", "\"seconds\"", "\"gcups\"",
+                            "\"workers\""}) {
+      EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in " << r.out;
+    }
+  }
+}
+
+TEST_F(AppCli, WritesOutputAndPicture) {
+  const fs::path out = dir_ / "field.txt", png = dir_ / "field.png";
+  const Result r = run("hotspot", "--size 64x48 --steps 3 --output " + out.string() + " --png " + png.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(out);
+  std::string line;
+  long lines = 0;
+  while (std::getline(in, line)) ++lines;
+  EXPECT_EQ(lines, 64 * 48);
+  std::ifstream picture(png, std::ios::binary);
+  char magic[4] = {};
+  picture.read(magic, 4);
+  EXPECT_EQ(std::string(magic + 1, 3), "PNG");
+}
+
+TEST_F(AppCli, RejectsZeroSize) {
+  const fs::path out = dir_ / "o.txt";
+  expect_clean_error(run("jacobi2d", "--size 0x10 --output " + out.string()), "0x10", out);
+}
+
+TEST_F(AppCli, RejectsNegativeSize) {
+  const fs::path out = dir_ / "o.txt";
+  expect_clean_error(run("jacobi3d", "--size 10x-4x10 --output " + out.string()), "10x-4x10", out);
+}
+
+TEST_F(AppCli, RejectsZeroTile) {
+  const fs::path out = dir_ / "o.txt";
+  expect_clean_error(run("life", "--tile 0x16 --output " + out.string()), "0x16", out);
+}
+
+TEST_F(AppCli, RejectsNegativeSteps) {
+  const fs::path out = dir_ / "o.txt";
+  expect_clean_error(run("hotspot", "--size 32 --steps -5 --output " + out.string()), "-5", out);
+}
+
+TEST_F(AppCli, RejectsZeroHeight) {
+  const fs::path out = dir_ / "o.txt";
+  expect_clean_error(run("jacobi2d", "--height 0 --output " + out.string()), "'0'", out);
+}
+
+TEST_F(AppCli, RejectsPeriodicGhostWiderThanDomain) {
+  const fs::path out = dir_ / "o.txt";
+  expect_clean_error(run("jacobi2d", "--size 5x40 --height 7 --boundary periodic --output " + out.string()),
+                     "ghost zone width 7", out);
+}
+
+TEST_F(AppCli, RejectsUnknownBoundary) {
+  const fs::path out = dir_ / "o.txt";
+  expect_clean_error(run("jacobi2d", "--boundary sticky --output " + out.string()), "sticky", out);
+}
+
+TEST_F(AppCli, RejectsMissingInputFile) {
+  const fs::path out = dir_ / "o.txt";
+  const fs::path missing = dir_ / "no-such-temp.txt";
+  write(dir_ / "power.txt", "1\n");
+  expect_clean_error(run("hotspot", "--size 4x4 --temp " + missing.string() + " --power " +
+                                        (dir_ / "power.txt").string() + " --output " + out.string()),
+                     missing.string(), out);
+}
+
+TEST_F(AppCli, RejectsMalformedInputFile) {
+  const fs::path out = dir_ / "o.txt", temp = dir_ / "temp.txt", power = dir_ / "power.txt";
+  write(temp, "1\n2\nthree\n4\n");
+  write(power, "1\n2\n3\n4\n");
+  expect_clean_error(run("hotspot", "--size 2x2 --temp " + temp.string() + " --power " + power.string() +
+                                        " --output " + out.string()),
+                     "line 3", out);
+}
+
+TEST_F(AppCli, RejectsTruncatedInputFile) {
+  const fs::path out = dir_ / "o.txt", temp = dir_ / "temp.txt", power = dir_ / "power.txt";
+  write(temp, "1\n2\n3\n4\n");
+  write(power, "1\n2\n3\n");
+  expect_clean_error(run("hotspot", "--size 2x2 --temp " + temp.string() + " --power " + power.string() +
+                                        " --output " + out.string()),
+                     "has 3 values, expected 4", out);
+}
+
+TEST_F(AppCli, RejectsSizeThatDoesNotMatchInputFile) {
+  const fs::path out = dir_ / "o.txt", temp = dir_ / "temp.txt", power = dir_ / "power.txt";
+  write(temp, "1\n2\n3\n4\n5\n6\n");
+  write(power, "1\n2\n3\n4\n5\n6\n");
+  expect_clean_error(run("hotspot", "--size 2x2 --temp " + temp.string() + " --power " + power.string() +
+                                        " --output " + out.string()),
+                     "more than the 4 values", out);
+}
+
+TEST_F(AppCli, RejectsUnwritableOutputBeforeComputing) {
+  const fs::path out = dir_ / "no-such-dir" / "o.txt";
+  const Result r = run("jacobi2d", "--size 64 --steps 2 --output " + out.string());
+  expect_clean_error(r, out.string(), out);
+}
+
+TEST_F(AppCli, RejectsUnknownOption) {
+  const fs::path out = dir_ / "o.txt";
+  expect_clean_error(run("pathfinder", "--frobnicate 3 --output " + out.string()), "--frobnicate", out);
+}
+
+TEST_F(AppCli, HelpExitsZero) {
+  const Result r = run("jacobi2d", "--help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("--height"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(AppCli, RejectsUnknownScheduler) {
+  const fs::path out = dir_ / "o.txt";
+  setenv("STARPU_SCHED", "no-such-policy", 1);
+  const Result r = run("jacobi2d", "--size 64 --output " + out.string());
+  unsetenv("STARPU_SCHED");
+  expect_clean_error(r, "no-such-policy", out);
+}
+
+}  // namespace

@@ -1,0 +1,128 @@
+// Tiling and halo pieces: the ghost zone of every tile is covered exactly once,
+// each cell from the tile (or wrap) that owns it.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+#include "random_grids.hpp"
+#include "trapeze/error.hpp"
+#include "trapeze/halo_pieces.hpp"
+#include "trapeze/tile_size.hpp"
+#include "trapeze/tiling.hpp"
+
+namespace {
+
+using trapeze::Box;
+using trapeze::BoundaryKind;
+using trapeze::Extent;
+using trapeze::Index;
+
+TEST(Tiling, RejectsZeroTile) {
+  EXPECT_THROW(trapeze::Tiling({10, 10, 1}, 2, {0, 4, 1}), trapeze::Error);
+  try {
+    trapeze::Tiling({10, 10, 1}, 2, {4, 0, 1});
+  } catch (const trapeze::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("tile size in y must be > 0, got 0"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Tiling, RejectsNonPositiveDomain) {
+  EXPECT_THROW(trapeze::Tiling({0, 10, 1}, 2, {4, 4, 1}), trapeze::Error);
+  EXPECT_THROW(trapeze::Tiling({10, -3, 1}, 2, {4, 4, 1}), trapeze::Error);
+}
+
+TEST(Tiling, LastTileIsShorterWhenSizeDoesNotDivide) {
+  const trapeze::Tiling tiling({10, 7, 1}, 2, {4, 3, 1});
+  EXPECT_EQ(tiling.counts(), (Extent{3, 3, 1}));
+  EXPECT_EQ(tiling.box(tiling.count() - 1), (Box{{8, 6, 0}, {10, 7, 1}}));
+}
+
+TEST(Tiling, TileLargerThanDomainIsClipped) {
+  const trapeze::Tiling tiling({10, 7, 1}, 2, {400, 300, 1});
+  EXPECT_EQ(tiling.count(), 1);
+  EXPECT_EQ(tiling.box(0), (Box{{0, 0, 0}, {10, 7, 1}}));
+}
+
+TEST(Tiling, AutoTileKeepsWholeRowsAndFeedsEveryWorker) {
+  EXPECT_EQ(trapeze::choose_tile({4096, 4096, 1}, 2, 2), (Extent{4096, 512, 1}));
+  EXPECT_EQ(trapeze::choose_tile({64, 64, 3}, 3, 4), (Extent{64, 11, 1}));  // 3 x 6 tiles
+  EXPECT_EQ(trapeze::choose_tile({1000, 1, 1}, 1, 2), (Extent{125, 1, 1}));
+}
+
+TEST(HaloPieces, PeriodicGhostWiderThanDomainIsRejected) {
+  const trapeze::Tiling tiling({5, 40, 1}, 2, {5, 8, 1});
+  try {
+    trapeze::build_halo_layout(tiling, {7, 7, 0}, BoundaryKind::periodic);
+    FAIL() << "expected an error";
+  } catch (const trapeze::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("ghost zone width 7 in x exceeds the periodic domain extent 5"),
+              std::string::npos)
+        << e.what();
+  }
+  // The same ghost is fine with a clamp boundary: out-of-domain cells come from it.
+  EXPECT_NO_THROW(trapeze::build_halo_layout(tiling, {7, 7, 0}, BoundaryKind::clamp));
+}
+
+// For random tilings and ghost widths: each cell of a tile's padded box that
+// has data (in the domain, or anywhere when periodic) is written exactly once,
+// from the producer that owns the matching global cell.
+TEST(HaloPieces, CoverEveryGhostCellExactlyOnceFromItsOwner) {
+  const std::uint64_t seed = tests::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 engine(seed);
+  std::uniform_int_distribution<Index> size(1, 23), tile(1, 9), ghost(0, 4);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int dims = 1 + trial % 3;
+    Extent n{1, 1, 1}, t{1, 1, 1}, g{0, 0, 0};
+    for (int d = 0; d < dims; ++d) n[d] = size(engine), t[d] = tile(engine), g[d] = ghost(engine);
+    for (BoundaryKind kind : {BoundaryKind::clamp, BoundaryKind::periodic}) {
+      if (kind == BoundaryKind::periodic) {
+        for (int d = 0; d < dims; ++d) g[d] = std::min(g[d], n[d]);
+      }
+      const trapeze::Tiling tiling(n, dims, t);
+      const trapeze::HaloLayout layout = trapeze::build_halo_layout(tiling, g, kind);
+      for (int consumer = 0; consumer < tiling.count(); ++consumer) {
+        const Box box = tiling.box(consumer);
+        const Box padded = box.grown(g);
+        std::map<std::array<Index, 3>, int> written;
+        auto record = [&](const Box& destination, const Box& source, int producer) {
+          const Box from = tiling.box(producer);
+          for (Index z = 0; z < destination.extent()[2]; ++z)
+            for (Index y = 0; y < destination.extent()[1]; ++y)
+              for (Index x = 0; x < destination.extent()[0]; ++x) {
+                const std::array<Index, 3> global{padded.lo[0] + destination.lo[0] + x,
+                                                  padded.lo[1] + destination.lo[1] + y,
+                                                  padded.lo[2] + destination.lo[2] + z};
+                ++written[global];
+                const std::array<Index, 3> owner{from.lo[0] + source.lo[0] + x, from.lo[1] + source.lo[1] + y,
+                                                 from.lo[2] + source.lo[2] + z};
+                for (int d = 0; d < 3; ++d) {
+                  ASSERT_EQ(trapeze::boundary_source(global[d], n[d], BoundaryKind::periodic), owner[d]);
+                }
+              }
+        };
+        const auto& halo = layout.tiles[consumer];
+        for (int i : halo.inputs) {
+          ASSERT_EQ(layout.pieces[i].consumer, consumer);
+          ASSERT_NE(layout.pieces[i].producer, consumer);
+          record(layout.pieces[i].destination, layout.pieces[i].source, layout.pieces[i].producer);
+        }
+        for (int i : halo.self_wraps) record(layout.pieces[i].destination, layout.pieces[i].source, consumer);
+        record(Box{g, {g[0] + box.extent()[0], g[1] + box.extent()[1], g[2] + box.extent()[2]}},
+               Box{{0, 0, 0}, box.extent()}, consumer);
+        for (Index z = padded.lo[2]; z < padded.hi[2]; ++z)
+          for (Index y = padded.lo[1]; y < padded.hi[1]; ++y)
+            for (Index x = padded.lo[0]; x < padded.hi[0]; ++x) {
+              const bool inside = x >= 0 && x < n[0] && y >= 0 && y < n[1] && z >= 0 && z < n[2];
+              const int expected = kind == BoundaryKind::periodic || inside ? 1 : 0;
+              const auto it = written.find({x, y, z});
+              ASSERT_EQ(it == written.end() ? 0 : it->second, expected)
+                  << "cell (" << x << "," << y << "," << z << ") of tile " << consumer;
+            }
+      }
+    }
+  }
+}
+
+}  // namespace
