@@ -1,6 +1,7 @@
 #include "app_options.hpp"
 
 #include <charconv>
+#include <cstdlib>
 
 #include "trapeze/error.hpp"
 #include "trapeze/tile_size.hpp"
@@ -16,7 +17,11 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
   cli.add_option("-s,--steps", o.steps, "time steps")->capture_default_str();
   cli.add_option("-t,--tile", o.tile, "tile size, e.g. 256x256, or auto (whole rows, 4 tiles per worker)")
       ->capture_default_str();
-  cli.add_option("--height", o.height, "trapezoid height h (time steps per stage)")->capture_default_str();
+  cli.add_option("--height", o.height,
+                 "trapezoid height h (time steps per stage) or auto (the height model); default: TRAPEZE_HEIGHT or auto");
+  cli.add_option("--sweep-height", o.sweep_height,
+                 "run every height in A:B, print measured and predicted time per step, write them to a CSV");
+  cli.add_option("--sweep-csv", o.sweep_csv, "CSV file of --sweep-height (default: <app>-height-sweep.csv)");
   cli.add_option("--mode", o.mode, "trapezoid computation: shrink or full")->capture_default_str();
   cli.add_option("-b,--boundary", o.boundary, "boundary: clamp, periodic, constant or constant:V")
       ->capture_default_str();
@@ -60,18 +65,39 @@ trapeze::Extent parse_extent(const std::string& text, int dims, const std::strin
 }
 
 int parse_height(const std::string& text) {
+  if (text == "auto") return 0;
   int value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || value < 1) {
-    throw trapeze::Error("height must be a positive integer, got '" + text + "'");
+    throw trapeze::Error("height must be a positive integer or auto, got '" + text + "'");
   }
   return value;
+}
+
+std::string requested_height(const CommonOptions& o) {
+  if (!o.height.empty()) return o.height;
+  if (const char* env = std::getenv("TRAPEZE_HEIGHT"); env && *env) return env;
+  return "auto";
+}
+
+HeightRange parse_height_range(const std::string& text) {
+  const auto colon = text.find(':');
+  const std::string error = "--sweep-height must be A:B with 1 <= A <= B <= 64, got '" + text + "'";
+  if (colon == std::string::npos) throw trapeze::Error(error);
+  int a = 0, b = 0;
+  const auto [end_a, ec_a] = std::from_chars(text.data(), text.data() + colon, a);
+  const auto [end_b, ec_b] = std::from_chars(text.data() + colon + 1, text.data() + text.size(), b);
+  if (ec_a != std::errc() || ec_b != std::errc() || end_a != text.data() + colon ||
+      end_b != text.data() + text.size() || a < 1 || b < a || b > 64) {
+    throw trapeze::Error(error);
+  }
+  return {a, b};
 }
 
 trapeze::Plan make_plan(const CommonOptions& o, int dims, const trapeze::Extent& domain, int workers) {
   trapeze::Plan plan;
   plan.tile = o.tile == "auto" ? trapeze::choose_tile(domain, dims, workers) : parse_extent(o.tile, dims, "tile size");
-  plan.height = parse_height(o.height);
+  plan.height = parse_height(requested_height(o));
   plan.mode = trapeze::parse_trapezoid_mode(o.mode);
   return plan;
 }

@@ -13,7 +13,9 @@ struct CommonOptions {
   std::string size;
   trapeze::Index steps = 100;
   std::string tile;
-  std::string height = "1";
+  std::string height;  // empty: TRAPEZE_HEIGHT, else auto
+  std::string sweep_height;  // "A:B"
+  std::string sweep_csv;
   std::string mode = "shrink";
   std::string boundary;
   std::string output;
@@ -36,10 +38,21 @@ void add_common_options(CLI::App& cli, CommonOptions& options, const AppDefaults
 // dimension); throws trapeze::Error naming `what` and the text otherwise.
 trapeze::Extent parse_extent(const std::string& text, int dims, const std::string& what);
 
-// The trapezoid height option: a positive integer.
+// The trapezoid height option: a positive integer, or 0 for "auto".
 int parse_height(const std::string& text);
 
+// --height if given, else TRAPEZE_HEIGHT if set, else "auto".
+std::string requested_height(const CommonOptions& options);
+
+struct HeightRange {
+  int first;
+  int last;
+};
+// "A:B" with 1 <= A <= B.
+HeightRange parse_height_range(const std::string& text);
+
 // The plan from the options; "auto" tiles depend on the domain and worker count.
+// An "auto" height is left as 0 for the height model to fill in.
 trapeze::Plan make_plan(const CommonOptions& options, int dims, const trapeze::Extent& domain, int workers);
 
 }  // namespace apps

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -16,6 +17,7 @@
 #include "app_options.hpp"
 #include "png_image.hpp"
 #include "text_io.hpp"
+#include "trapeze/height_choice.hpp"
 #include "trapeze/reference.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/stencil_run.hpp"
@@ -54,24 +56,110 @@ std::optional<std::string> first_difference(const trapeze::Grid<T>& got, const t
   return std::nullopt;
 }
 
+// One timed run from `grid`'s current state: submit every step, wait once.
+template <trapeze::Stencil S>
+double timed_run(trapeze::Runtime& runtime, const S& stencil, trapeze::Grid<typename S::value_type>& grid,
+                 const trapeze::Plan& plan, trapeze::Index steps, const trapeze::ProgressCallback& progress = {}) {
+  trapeze::StencilRun<S> run(runtime, stencil, grid, plan);
+  const auto start = std::chrono::steady_clock::now();
+  run.submit(steps);
+  run.wait(progress);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// --sweep-height A:B: every height on a copy of the initial grid (median of
+// three runs), next to the model's prediction; a table and a CSV.
+template <trapeze::Stencil S>
+int run_height_sweep(const char* name, const CommonOptions& options, trapeze::Runtime& runtime, const S& stencil,
+                     const trapeze::Grid<typename S::value_type>& initial, trapeze::Plan plan,
+                     const trapeze::ModelShape& shape, const trapeze::HeightDecision& decision) {
+  const HeightRange range = parse_height_range(options.sweep_height);
+  const std::string csv = options.sweep_csv.empty() ? std::string(name) + "-height-sweep.csv" : options.sweep_csv;
+  check_writable(csv);
+  struct Row { int height; double measured, predicted; };
+  std::vector<Row> rows;
+  const int last = std::min(range.last, trapeze::max_useful_height(shape));
+  if (last < range.first) {
+    throw trapeze::Error("--sweep-height " + options.sweep_height + ": no height in range fits this domain (max " +
+                         std::to_string(trapeze::max_useful_height(shape)) + ")");
+  }
+  for (int h = range.first; h <= last; ++h) {
+    plan.height = h;
+    std::vector<double> seconds;
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      auto grid = initial;
+      seconds.push_back(timed_run(runtime, stencil, grid, plan, options.steps));
+    }
+    std::sort(seconds.begin(), seconds.end());
+    rows.push_back({h, seconds[1] / static_cast<double>(options.steps),
+                    trapeze::predict_seconds_per_step(decision.costs, shape, h)});
+    if (!options.json) fmt::print(stderr, "\r{}: swept h = {} of {}", name, h, last);
+  }
+  if (!options.json) fmt::print(stderr, "\n");
+  const auto best = std::min_element(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.measured < b.measured; });
+  const auto chosen = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.height == decision.height; });
+  write_atomically(csv, [&](std::FILE* f) {
+    fmt::print(f, "height,measured_seconds_per_step,predicted_seconds_per_step,chosen,best\n");
+    for (const Row& r : rows) {
+      fmt::print(f, "{},{:.9g},{:.9g},{},{}\n", r.height, r.measured, r.predicted, r.height == decision.height ? 1 : 0,
+                 r.height == best->height ? 1 : 0);
+    }
+  });
+  // Throughput at the chosen height relative to the best measured one.
+  const double chosen_ratio = chosen != rows.end() ? best->measured / chosen->measured : 0.0;
+  if (options.json) {
+    nlohmann::json sweep = nlohmann::json::array();
+    for (const Row& r : rows) sweep.push_back({{"height", r.height}, {"measured", r.measured}, {"predicted", r.predicted}});
+    fmt::print("{}\n", nlohmann::json{{"app", name}, {"size", trapeze::to_string(initial.extent(), S::dims)},
+                                      {"steps", options.steps}, {"tile", trapeze::to_string(plan.tile, S::dims)},
+                                      {"chosen_height", decision.height}, {"best_height", best->height},
+                                      {"chosen_vs_best", chosen_ratio}, {"csv", csv}, {"sweep", sweep}}
+                           .dump());
+    return 0;
+  }
+  fmt::print("{} {} steps={} tile={} workers={}: height sweep\n", name, trapeze::to_string(initial.extent(), S::dims),
+             options.steps, trapeze::to_string(plan.tile, S::dims), runtime.worker_count());
+  fmt::print("{:>6} {:>16} {:>16} {:>8}\n", "h", "measured s/step", "predicted s/step", "");
+  for (const Row& r : rows) {
+    fmt::print("{:>6} {:>16.6g} {:>16.6g} {:>8}\n", r.height, r.measured, r.predicted,
+               std::string(r.height == decision.height ? "chosen" : "") + (r.height == best->height ? " best" : ""));
+  }
+  if (chosen != rows.end()) {
+    fmt::print("auto height {} reaches {:.1f}% of the best height {} ({}).\n", decision.height, 100 * chosen_ratio,
+               best->height, csv);
+  } else {
+    fmt::print("auto height {} is outside the sweep; the best height is {} ({}).\n", decision.height, best->height, csv);
+  }
+  return 0;
+}
+
 template <trapeze::Stencil S>
 int run_stencil_app(const char* name, const CommonOptions& options, const S& stencil,
                     trapeze::Grid<typename S::value_type>& grid, const AppOutputs& outputs) {
   check_writable(options.output);
   check_writable(options.png);
+  if (options.steps < 0) throw trapeze::Error("steps must be >= 0, got " + std::to_string(options.steps));
   trapeze::Runtime runtime;
-  const trapeze::Plan plan = make_plan(options, S::dims, grid.extent(), runtime.worker_count());
+  trapeze::Plan plan = make_plan(options, S::dims, grid.extent(), runtime.worker_count());
+  const trapeze::ModelShape shape =
+      trapeze::model_shape<S>(grid.extent(), plan.tile, grid.boundary().kind, plan.mode, runtime.worker_count());
+  // The model's view of this run, whether or not it picks the height.
+  const bool auto_height = plan.height == 0;
+  std::optional<trapeze::HeightDecision> decision;
+  if (auto_height || !options.sweep_height.empty()) decision = trapeze::decide_height(runtime, stencil, name, shape);
+  if (auto_height) plan.height = decision->height;
+  if (!options.sweep_height.empty()) {
+    return run_height_sweep(name, options, runtime, stencil, grid, plan, shape, *decision);
+  }
+
   std::optional<trapeze::Grid<typename S::value_type>> expected;
   if (options.verify) expected = grid;
-
-  trapeze::StencilRun<S> run(runtime, stencil, grid, plan);
   const bool show_progress = options.progress || (!options.json && isatty(STDERR_FILENO));
-  const auto start = std::chrono::steady_clock::now();
-  run.submit(options.steps);
-  run.wait([&](trapeze::Index done, trapeze::Index total) {
-    if (show_progress) fmt::print(stderr, "\r{}: {:5.1f}% of {} tasks", name, 100.0 * static_cast<double>(done) / static_cast<double>(total), total);
+  const double seconds = timed_run(runtime, stencil, grid, plan, options.steps, [&](trapeze::Index done, trapeze::Index total) {
+    if (show_progress) {
+      fmt::print(stderr, "\r{}: {:5.1f}% of {} tasks", name, 100.0 * static_cast<double>(done) / static_cast<double>(total), total);
+    }
   });
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (show_progress && seconds >= 1.0) fmt::print(stderr, "\n");
 
   std::optional<std::string> mismatch;
@@ -82,16 +170,23 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   if (!options.output.empty()) outputs.write_output(options.output);
   if (!options.png.empty()) write_field_png(options.png, outputs.picture(), outputs.picture_width, outputs.picture_height);
 
+  const double steps = static_cast<double>(std::max<trapeze::Index>(1, options.steps));
   const double gcups = static_cast<double>(grid.cells()) * static_cast<double>(options.steps) / seconds / 1e9;
   const std::string size = trapeze::to_string(grid.extent(), S::dims);
-  const std::string tile = trapeze::to_string(run.tiling().tile_extent(), S::dims);
+  const std::string tile = trapeze::to_string(plan.tile, S::dims);
   if (options.json) {
     nlohmann::json report = {{"app", name},
                              {"size", size},
                              {"steps", options.steps},
                              {"tile", tile},
-                             {"tiles", run.tiling().count()},
+                             {"tiles", trapeze::Tiling(grid.extent(), S::dims, plan.tile).count()},
                              {"height", plan.height},
+                             {"height_auto", auto_height},
+                             {"predicted_seconds_per_step",
+                              decision ? nlohmann::json(trapeze::predict_seconds_per_step(decision->costs, shape, plan.height))
+                                       : nlohmann::json(nullptr)},
+                             {"seconds_per_step", seconds / steps},
+                             {"profiled", decision ? decision->profiled : false},
                              {"mode", trapeze::to_string(plan.mode)},
                              {"boundary", trapeze::to_string(grid.boundary())},
                              {"seconds", seconds},
@@ -101,8 +196,9 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                              {"scheduler", runtime.scheduler()}};
     fmt::print("{}\n", report.dump());
   } else {
-    fmt::print("{} {} steps={} tile={} h={} workers={} sched={}: {:.4f} s, {:.3f} GCUPS{}\n", name, size,
-               options.steps, tile, plan.height, runtime.worker_count(), runtime.scheduler(), seconds, gcups,
+    fmt::print("{} {} steps={} tile={} h={}{} workers={} sched={}: {:.4f} s, {:.3f} GCUPS{}\n", name, size,
+               options.steps, tile, plan.height, auto_height ? " (auto)" : "", runtime.worker_count(),
+               runtime.scheduler(), seconds, gcups,
                options.verify ? (mismatch ? ", VERIFY FAILED" : ", verified") : "");
   }
   if (mismatch) {

@@ -1,0 +1,57 @@
+#pragma once
+// --height auto: the cost model from the cache (or from a one-time profiling
+// run, then cached), and the height it predicts fastest for this run's shape.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <type_traits>
+
+#include "trapeze/cost_model_cache.hpp"
+#include "trapeze/height_model.hpp"
+#include "trapeze/height_profile.hpp"
+#include "trapeze/machine_probe.hpp"
+
+namespace trapeze {
+
+template <typename T>
+std::string element_type_name() {
+  if constexpr (std::is_same_v<T, float>) return "float";
+  else if constexpr (std::is_same_v<T, double>) return "double";
+  else if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return "uint8";
+  else return std::string(std::is_floating_point_v<T> ? "float" : "int") + std::to_string(8 * sizeof(T));
+}
+
+struct HeightDecision {
+  int height = 1;
+  double predicted_seconds_per_step = 0;
+  bool profiled = false;  // true when this call ran the profiling (no usable cache entry)
+  CostModel costs;
+};
+
+// `app` names the stencil in the cache (with its element type and worker count).
+template <Stencil S>
+HeightDecision decide_height(Runtime& runtime, const S& stencil, const std::string& app, const ModelShape& shape,
+                             const std::filesystem::path& cache_file = CostModelCache::default_path()) {
+  const CostModelCache cache(cache_file, machine_fingerprint());
+  const std::string key =
+      app + "/" + element_type_name<typename S::value_type>() + "/workers=" + std::to_string(shape.workers);
+  HeightDecision decision;
+  if (auto cached = cache.find(key)) {
+    decision.costs = *cached;
+  } else {
+    decision.costs = profile_cost_model(runtime, stencil);
+    decision.profiled = true;
+    try {
+      cache.store(key, decision.costs);
+    } catch (const Error&) {
+      // An unwritable cache costs a profiling run next time, nothing more.
+    }
+  }
+  const HeightChoice choice = choose_height(decision.costs, shape);
+  decision.height = choice.height;
+  decision.predicted_seconds_per_step = choice.predicted_seconds_per_step;
+  return decision;
+}
+
+}  // namespace trapeze

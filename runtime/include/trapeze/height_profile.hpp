@@ -1,0 +1,93 @@
+#pragma once
+// The one-time profiling run behind the height model (seed 000: "a one-time
+// profiling for the target application with a small input size"). A few short
+// runs of the real stencil through the real runtime on a small domain, with
+// tile counts and heights chosen so that task overhead, computation and ghost
+// work each dominate somewhere; a least-squares fit of the model's per-unit
+// costs to their measured times; memory bandwidth from a streaming copy.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include "trapeze/height_model.hpp"
+#include "trapeze/machine_probe.hpp"
+#include "trapeze/runtime.hpp"
+#include "trapeze/stencil_run.hpp"
+
+namespace trapeze {
+
+struct ProfileSample {
+  StageWork work;  // per stage
+  Index stages = 0;
+  double seconds = 0;
+};
+
+// Fits seconds = stages * ((tasks*a + cells*b + ghost*c) / W + memory) with
+// the memory time from the measured bandwidth curve and a, b, c >= 0 (least
+// squares, dropping any term that comes out negative).
+CostModel fit_cost_model(const std::vector<ProfileSample>& samples, int workers, const BandwidthCurve& bandwidth);
+
+template <Stencil S>
+ModelShape model_shape(const Extent& domain, const Extent& tile, BoundaryKind boundary, TrapezoidMode mode,
+                       int workers) {
+  ModelShape shape;
+  shape.domain = domain;
+  shape.dims = S::dims;
+  shape.tile = tile;
+  shape.radius = S::shape.radius;
+  shape.boundary = boundary;
+  shape.mode = mode;
+  shape.element_bytes = static_cast<int>(sizeof(typename S::value_type));
+  shape.updated_fields = updated_fields_of<S>;
+  shape.constant_fields = constant_fields_of<S>;
+  shape.workers = workers;
+  return shape;
+}
+
+template <Stencil S>
+CostModel profile_cost_model(Runtime& runtime, const S& stencil) {
+  using T = typename S::value_type;
+  // About a million cells: seconds of work in total, yet large enough that
+  // tiles come in every size from cache-resident to streaming.
+  Extent domain{1, 1, 1};
+  const Index side = S::dims == 1 ? Index{1} << 20 : S::dims == 2 ? 1024 : 96;
+  for (int d = 0; d < S::dims; ++d) domain[d] = side;
+  struct Config {
+    Index tiles;
+    int height;
+    Index steps;
+  };
+  const Config configs[] = {{4, 1, 16}, {16, 2, 16}, {64, 4, 16}, {64, 8, 16}, {256, 1, 8}, {1024, 1, 4}};
+  const int workers = runtime.worker_count();
+  const BandwidthCurve bandwidth = measure_bandwidth_curve(workers);
+  std::vector<ProfileSample> samples;
+  Grid<T> grid(domain, S::dims, updated_fields_of<S>, constant_fields_of<S>, 1, Boundary::clamp());
+  for (int f = 0; f < grid.updated_count(); ++f) {
+    for (std::size_t i = 0; i < grid.updated(f).size(); ++i) grid.updated(f)[i] = static_cast<T>(i % 7);
+  }
+  for (int c = 0; c < grid.constant_count(); ++c) {
+    for (std::size_t i = 0; i < grid.constant(c).size(); ++i) grid.constant(c)[i] = static_cast<T>(i % 3);
+  }
+  for (const Config& config : configs) {
+    // The same number of cuts in every dimension, about the wanted tile count in all.
+    const auto cuts = static_cast<Index>(std::lround(std::pow(static_cast<double>(config.tiles), 1.0 / S::dims)));
+    Extent tile = domain;
+    for (int d = 0; d < S::dims; ++d) tile[d] = (domain[d] + cuts - 1) / cuts;
+    const Plan plan{tile, config.height, TrapezoidMode::shrink};
+    std::vector<double> times;
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      StencilRun<S> run(runtime, stencil, grid, plan);
+      const auto start = std::chrono::steady_clock::now();
+      run.submit(config.steps);
+      run.wait();
+      times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::sort(times.begin(), times.end());
+    const ModelShape shape = model_shape<S>(domain, tile, BoundaryKind::clamp, TrapezoidMode::shrink, workers);
+    samples.push_back({stage_work(shape, config.height, bandwidth), config.steps / config.height, times[1]});
+  }
+  return fit_cost_model(samples, workers, bandwidth);
+}
+
+}  // namespace trapeze
