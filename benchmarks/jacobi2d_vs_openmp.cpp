@@ -143,8 +143,12 @@ int main(int argc, char** argv) {
     }
     for (auto* b : registered) b->Iterations(1)->Repetitions(s.repetitions)->ReportAggregatesOnly(true)
                                    ->UseRealTime()->Unit(benchmark::kMillisecond);
-    int no_argc = 1;
-    benchmark::Initialize(&no_argc, argv);
+    // Repetitions of the variants interleave in random order, so a slow spell
+    // of a shared machine does not fall on one variant only.
+    std::string program = argv[0], interleave = "--benchmark_enable_random_interleaving=true";
+    char* benchmark_argv[] = {program.data(), interleave.data(), nullptr};
+    int benchmark_argc = 2;
+    benchmark::Initialize(&benchmark_argc, benchmark_argv);
     RatioReporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);
     print_ratios(reporter.median_rate, heights, fmt::format("{}x{} float, {} steps, tile {}", n[0], n[1], s.steps,

@@ -196,3 +196,51 @@ TEST_F(AppCli, RejectsUnknownScheduler) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(AppCli, EveryAppVerifiesWithAutoHeight) {
+  for (const std::string command :
+       {"jacobi2d --size 301x177 --steps 9", "life --size 301x177 --steps 9", "hotspot --size 301x177 --steps 9",
+        "jacobi3d --size 41x27x23 --steps 5", "pathfinder --size 30001 --steps 20"}) {
+    const Result r = run(command.substr(0, command.find(' ')),
+                         command.substr(command.find(' ') + 1) + " --height auto --verify --json");
+    EXPECT_EQ(r.exit_code, 0) << command << ": " << r.err;
+    EXPECT_NE(r.out.find("\"verified\":true"), std::string::npos) << command << ": " << r.out;
+    EXPECT_NE(r.out.find("\"height_auto\":true"), std::string::npos) << command << ": " << r.out;
+  }
+}
+
+TEST_F(AppCli, HeightVariableOverridesAutoAndOptionOverridesVariable) {
+  setenv("TRAPEZE_HEIGHT", "3", 1);
+  const Result from_variable = run("jacobi2d", "--size 64 --steps 4 --json");
+  const Result from_option = run("jacobi2d", "--size 64 --steps 4 --height 2 --json");
+  unsetenv("TRAPEZE_HEIGHT");
+  EXPECT_NE(from_variable.out.find("\"height\":3"), std::string::npos) << from_variable.out;
+  EXPECT_NE(from_option.out.find("\"height\":2"), std::string::npos) << from_option.out;
+}
+
+TEST_F(AppCli, SweepWritesCsvWithMeasuredAndPredicted) {
+  const fs::path csv = dir_ / "sweep.csv";
+  const Result r = run("jacobi2d", "--size 256 --steps 8 --sweep-height 1:3 --sweep-csv " + csv.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  EXPECT_EQ(header, "height,measured_seconds_per_step,predicted_seconds_per_step,chosen,best");
+  int rows = 0;
+  while (std::getline(in, line)) {
+    ++rows;
+    EXPECT_EQ(line.rfind(std::to_string(rows) + ",", 0), 0u) << line;
+    const double measured = std::stod(line.substr(line.find(',') + 1));
+    EXPECT_GT(measured, 0);
+  }
+  EXPECT_EQ(rows, 3);
+}
+
+TEST_F(AppCli, RejectsBadSweepRange) {
+  const fs::path out = dir_ / "o.txt";
+  expect_clean_error(run("jacobi2d", "--sweep-height 5:2 --output " + out.string()), "5:2", out);
+}
+
+}  // namespace

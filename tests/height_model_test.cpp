@@ -1,0 +1,119 @@
+// The height model: its work accounting, its choice, and its on-disk cache
+// (kept when valid, rebuilt when corrupt or from another machine).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "random_grids.hpp"
+#include "stencils/jacobi2d.hpp"
+#include "trapeze/height_choice.hpp"
+#include "trapeze/runtime.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using trapeze::Extent;
+
+trapeze::ModelShape jacobi_shape(const Extent& domain, const Extent& tile, trapeze::TrapezoidMode mode) {
+  return trapeze::model_shape<apps::Jacobi2D<float>>(domain, tile, trapeze::BoundaryKind::periodic, mode, 2);
+}
+
+TEST(HeightModel, StageWorkCountsRedundantCells) {
+  const trapeze::BandwidthCurve flat{{{1.0, 1e10}}};
+  // One 10x10 periodic tile in a 40x40 domain, h = 3, r = 1: the padded tile is 16x16.
+  const auto shrink = trapeze::stage_work(jacobi_shape({40, 40, 1}, {10, 10, 1}, trapeze::TrapezoidMode::shrink), 3, flat);
+  EXPECT_EQ(shrink.tasks, 16);
+  // Steps compute 14x14, 12x12, 10x10 cells in every tile.
+  EXPECT_EQ(shrink.cells, 16 * (14 * 14 + 12 * 12 + 10 * 10));
+  const auto full = trapeze::stage_work(jacobi_shape({40, 40, 1}, {10, 10, 1}, trapeze::TrapezoidMode::full), 3, flat);
+  EXPECT_EQ(full.cells, 16 * 3 * (14 * 14));
+  EXPECT_EQ(shrink.ghost_cells, 16 * 2 * (16 * 16 - 10 * 10));
+}
+
+TEST(HeightModel, ChoosesTallTrapezoidsWhenTasksAreExpensive) {
+  trapeze::CostModel costs{1e-3, 1e-9, 1e-9, {{{1.0, 1e10}}}};
+  const auto shape = jacobi_shape({4096, 4096, 1}, {512, 512, 1}, trapeze::TrapezoidMode::shrink);
+  EXPECT_GT(trapeze::choose_height(costs, shape).height, 4);
+  costs.seconds_per_task = 0;  // free tasks: redundancy is pure loss
+  EXPECT_EQ(trapeze::choose_height(costs, shape).height, 1);
+}
+
+TEST(HeightModel, BandwidthCurveInterpolatesAndClamps) {
+  const trapeze::BandwidthCurve curve{{{1e3, 100.0}, {1e5, 50.0}}};
+  EXPECT_DOUBLE_EQ(curve.at(10), 100.0);
+  EXPECT_DOUBLE_EQ(curve.at(1e4), 75.0);
+  EXPECT_DOUBLE_EQ(curve.at(1e9), 50.0);
+}
+
+class HeightCache : public testing::Test {
+ protected:
+  void SetUp() override {
+    file_ = fs::temp_directory_path() / ("trapeze-height-cache-" + std::to_string(getpid()) + ".json");
+    fs::remove(file_);
+  }
+  void TearDown() override { fs::remove(file_); }
+
+  trapeze::HeightDecision decide(trapeze::Runtime& runtime) {
+    return trapeze::decide_height(runtime, apps::Jacobi2D<float>{}, "jacobi2d-test",
+                                  jacobi_shape({2048, 2048, 1}, {2048, 256, 1}, trapeze::TrapezoidMode::shrink), file_);
+  }
+  fs::path file_;
+};
+
+TEST_F(HeightCache, ChoiceIsStableOnceCached) {
+  trapeze::Runtime runtime({"lws", 2});
+  const auto first = decide(runtime);
+  EXPECT_TRUE(first.profiled);
+  ASSERT_TRUE(fs::exists(file_));
+  const auto second = decide(runtime);
+  EXPECT_FALSE(second.profiled) << "a valid cache entry must not be profiled again";
+  EXPECT_EQ(second.height, first.height);
+  EXPECT_DOUBLE_EQ(second.predicted_seconds_per_step, first.predicted_seconds_per_step);
+  EXPECT_GT(first.costs.seconds_per_cell, 0);
+}
+
+TEST_F(HeightCache, CorruptFileIsRebuilt) {
+  trapeze::Runtime runtime({"lws", 2});
+  for (const std::string& garbage : {std::string("{\"version\": 1, \"machine\": "), std::string("\x01\x02 not json"),
+                                    std::string("[1, 2, 3]")}) {
+    std::ofstream(file_) << garbage;
+    const auto decision = decide(runtime);
+    EXPECT_TRUE(decision.profiled) << garbage;
+    EXPECT_GE(decision.height, 1);
+    EXPECT_FALSE(decide(runtime).profiled) << "the rebuilt file must be usable";
+  }
+}
+
+TEST_F(HeightCache, EntryWithBadNumbersIsRebuilt) {
+  trapeze::Runtime runtime({"lws", 2});
+  decide(runtime);
+  std::ifstream in(file_);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  const auto at = text.find("\"seconds_per_cell\"");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(text.find(':', at) + 1, 0, " -");  // a negative cost
+  std::ofstream(file_) << text;
+  EXPECT_TRUE(decide(runtime).profiled);
+}
+
+TEST_F(HeightCache, FileFromAnotherMachineIsRebuilt) {
+  trapeze::Runtime runtime({"lws", 2});
+  decide(runtime);
+  std::ifstream in(file_);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  const std::string machine = trapeze::machine_fingerprint();
+  const auto at = text.find(machine);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, machine.size(), "Some Other CPU; 128 cores");
+  std::ofstream(file_) << text;
+  EXPECT_TRUE(decide(runtime).profiled);
+  std::ifstream again(file_);
+  std::string rewritten((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
+  EXPECT_NE(rewritten.find(machine), std::string::npos);
+  EXPECT_EQ(rewritten.find("Some Other CPU"), std::string::npos);
+}
+
+}  // namespace
