@@ -4,6 +4,8 @@
 // the current step, constant writes the value. Periodic ghosts are real cells
 // (wrapped pieces) and need nothing. Dimensions are done in order x, y, z so a
 // corner takes the corner cell's value, as clamping each index would.
+#include <algorithm>
+
 #include "codelets/tile_program.hpp"
 
 namespace trapeze {
@@ -15,6 +17,7 @@ void fill_boundary(T* buffer, const TileProgram& program, int fields) {
   const Strides s = Strides::of(p);
   const Index field_stride = cell_count(p);
   const T value = static_cast<T>(program.boundary.value);
+  const bool constant = program.boundary.kind == BoundaryKind::constant;
   for (int d = 0; d < max_dims; ++d) {
     if (program.ghost[d] == 0) continue;
     // padded coordinate of global 0 and of global N
@@ -32,14 +35,15 @@ void fill_boundary(T* buffer, const TileProgram& program, int fields) {
         T* field = buffer + f * field_stride;
         for (Index z = region.lo[2]; z < region.hi[2]; ++z) {
           for (Index y = region.lo[1]; y < region.hi[1]; ++y) {
-            for (Index x = region.lo[0]; x < region.hi[0]; ++x) {
-              if (program.boundary.kind == BoundaryKind::constant) {
-                field[s.offset(x, y, z)] = value;
-              } else {
-                Extent edge{x, y, z};
-                edge[d] = slab.edge;
-                field[s.offset(x, y, z)] = field[s.offset(edge[0], edge[1], edge[2])];
-              }
+            T* row = field + s.offset(0, y, z);
+            if (d == 0) {  // a few cells at the start or end of the row
+              const T edge = constant ? value : row[slab.edge];
+              std::fill(row + slab.lo, row + slab.hi, edge);
+            } else if (constant) {
+              std::fill_n(row, p[0], value);
+            } else {  // the whole row from the edge row of this dimension
+              const T* edge_row = field + (d == 1 ? s.offset(0, slab.edge, z) : s.offset(0, y, slab.edge));
+              std::copy_n(edge_row, p[0], row);
             }
           }
         }

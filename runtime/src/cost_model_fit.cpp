@@ -49,22 +49,24 @@ std::array<double, N> least_squares(const std::vector<std::array<double, N>>& ro
 
 }  // namespace
 
-CostModel fit_cost_model(const std::vector<ProfileSample>& samples, int workers, const BandwidthCurve& bandwidth) {
-  constexpr std::size_t unknowns = 3;  // per task, per cell, per ghost cell
+CostModel fit_cost_model(const std::vector<ProfileSample>& samples, int workers, double seconds_per_cell,
+                         const BandwidthCurve& bandwidth) {
+  constexpr std::size_t unknowns = 2;  // per task, per ghost cell
   const double w = std::max(1, workers);
   std::vector<std::array<double, unknowns>> rows;
   std::vector<double> y;
   std::array<double, unknowns> scale{};
   for (const ProfileSample& s : samples) {
     const double stages = static_cast<double>(s.stages);
-    rows.push_back({stages * s.work.tasks / w, stages * s.work.cells / w, stages * s.work.ghost_cells / w});
-    y.push_back(std::max(0.0, s.seconds - stages * s.work.memory_seconds));
+    rows.push_back({stages * s.work.tasks / w, stages * s.work.ghost_cells / w});
+    const double floor = stages * std::max(s.work.cells * seconds_per_cell / w, s.work.memory_seconds);
+    y.push_back(std::max(0.0, s.seconds - floor));
     for (std::size_t i = 0; i < unknowns; ++i) scale[i] = std::max(scale[i], rows.back()[i]);
   }
   for (auto& row : rows) {
     for (std::size_t i = 0; i < unknowns; ++i) row[i] /= scale[i] > 0 ? scale[i] : 1;
   }
-  std::array<bool, unknowns> active{true, true, true};
+  std::array<bool, unknowns> active{true, true};
   std::array<double, unknowns> x{};
   for (std::size_t round = 0; round < unknowns; ++round) {
     x = least_squares(rows, y, active);
@@ -76,8 +78,8 @@ CostModel fit_cost_model(const std::vector<ProfileSample>& samples, int workers,
   }
   CostModel model;
   model.seconds_per_task = std::max(0.0, x[0]) / (scale[0] > 0 ? scale[0] : 1);
-  model.seconds_per_cell = std::max(0.0, x[1]) / (scale[1] > 0 ? scale[1] : 1);
-  model.seconds_per_ghost_cell = std::max(0.0, x[2]) / (scale[2] > 0 ? scale[2] : 1);
+  model.seconds_per_ghost_cell = std::max(0.0, x[1]) / (scale[1] > 0 ? scale[1] : 1);
+  model.seconds_per_cell = seconds_per_cell;
   model.bandwidth = bandwidth;
   return model;
 }

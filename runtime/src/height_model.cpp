@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <vector>
 
 #include "trapeze/stencil_shape.hpp"
 #include "trapeze/tiling.hpp"
@@ -58,9 +59,9 @@ StageWork stage_work(const ModelShape& shape, int height, const BandwidthCurve& 
 double predict_seconds_per_step(const CostModel& costs, const ModelShape& shape, int height) {
   const StageWork w = stage_work(shape, height, costs.bandwidth);
   const double workers = std::max(1, shape.workers);
-  const double parallel = (w.tasks * costs.seconds_per_task + w.cells * costs.seconds_per_cell +
-                           w.ghost_cells * costs.seconds_per_ghost_cell) / workers;
-  const double stage = parallel + w.memory_seconds;
+  const double overheads = (w.tasks * costs.seconds_per_task + w.ghost_cells * costs.seconds_per_ghost_cell) / workers;
+  const double compute = w.cells * costs.seconds_per_cell / workers;
+  const double stage = overheads + std::max(compute, w.memory_seconds);
   return stage / height;
 }
 
@@ -80,12 +81,18 @@ int max_useful_height(const ModelShape& shape) {
 }
 
 HeightChoice choose_height(const CostModel& costs, const ModelShape& shape) {
-  HeightChoice best{1, std::numeric_limits<double>::infinity()};
-  for (int h = 1; h <= max_useful_height(shape); ++h) {
-    const double t = predict_seconds_per_step(costs, shape, h);
-    if (t < best.predicted_seconds_per_step) best = {h, t};
+  std::vector<HeightChoice> predictions;
+  for (int h = 1; h <= max_useful_height(shape); ++h) predictions.push_back({h, predict_seconds_per_step(costs, shape, h)});
+  const double fastest = std::min_element(predictions.begin(), predictions.end(), [](const auto& a, const auto& b) {
+                           return a.predicted_seconds_per_step < b.predicted_seconds_per_step;
+                         })->predicted_seconds_per_step;
+  // Past the knee the predicted curve is flat while what the model leaves out
+  // (fewer stages to overlap, a shorter last stage, larger padded tiles in
+  // cache) grows with h: take the lowest height within 2% of the fastest.
+  for (const HeightChoice& p : predictions) {
+    if (p.predicted_seconds_per_step <= fastest * (1 + flat_tolerance)) return p;
   }
-  return best;
+  return predictions.front();
 }
 
 }  // namespace trapeze

@@ -14,6 +14,10 @@
 //              bandwidth-versus-working-set curve: caches, then memory);
 //   CPT*T/M -> cells computed in the stage (the redundant ghost-zone work of
 //              the shrinking or full trapezoid included) over W workers.
+// The seed adds memory and compute cycles, then discounts the instructions that
+// overlap memory accesses (its latency-hiding factor beta). On a CPU, hardware
+// prefetching overlaps a streaming stencil's loads with its arithmetic almost
+// entirely, so a stage takes the longer of the two, plus the per-task costs.
 // The per-unit costs come from a one-time profiling run on a small input
 // (height_profile.hpp) and hold for any size, as the seed found; the same
 // structure takes GPU costs later (M = SMs, bandwidth of device memory).
@@ -66,6 +70,9 @@ struct HeightChoice {
   int height = 1;
   double predicted_seconds_per_step = 0;
 };
+
+// Relative slack within which a lower height counts as fast as the fastest.
+inline constexpr double flat_tolerance = 0.02;
 
 HeightChoice choose_height(const CostModel& costs, const ModelShape& shape);
 

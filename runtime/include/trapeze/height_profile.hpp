@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "trapeze/height_model.hpp"
@@ -23,10 +24,43 @@ struct ProfileSample {
   double seconds = 0;
 };
 
-// Fits seconds = stages * ((tasks*a + cells*b + ghost*c) / W + memory) with
-// the memory time from the measured bandwidth curve and a, b, c >= 0 (least
-// squares, dropping any term that comes out negative).
-CostModel fit_cost_model(const std::vector<ProfileSample>& samples, int workers, const BandwidthCurve& bandwidth);
+// With the cell cost measured in cache and the memory time from the bandwidth
+// curve, fits seconds = stages * ((tasks*a + ghost*c) / W + max(cells*b / W, memory))
+// for a, c >= 0 (least squares, dropping any term that comes out negative).
+CostModel fit_cost_model(const std::vector<ProfileSample>& samples, int workers, double seconds_per_cell,
+                         const BandwidthCurve& bandwidth);
+
+// Seconds per cell update of the stencil's point function on one core, data in
+// cache: the sweep kernel itself, timed without tasks or memory traffic.
+template <Stencil S>
+double measure_cell_seconds(const S& stencil) {
+  using T = typename S::value_type;
+  // About 128 KiB per buffer: in any core's L2.
+  Extent padded{1, 1, 1};
+  const Index side = S::dims == 1 ? 16384 / static_cast<Index>(sizeof(T)) * 2
+                                  : S::dims == 2 ? 180 : 32;
+  for (int d = 0; d < S::dims; ++d) padded[d] = side;
+  const Index cells = cell_count(padded);
+  std::vector<T> a(static_cast<std::size_t>(updated_fields_of<S> * cells)), b(a.size());
+  std::vector<T> constants(static_cast<std::size_t>(std::max(1, constant_fields_of<S>) * cells));
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = b[i] = static_cast<T>(i % 2);
+  for (std::size_t i = 0; i < constants.size(); ++i) constants[i] = static_cast<T>(i % 3);
+  Box region{{0, 0, 0}, padded};
+  for (int d = 0; d < S::dims; ++d) region.lo[d] = S::shape.radius[d], region.hi[d] = padded[d] - S::shape.radius[d];
+  const double region_cells = static_cast<double>(region.cells());
+  const T* c = constant_fields_of<S> > 0 ? constants.data() : nullptr;
+  double best = std::numeric_limits<double>::infinity();
+  for (int trial = 0; trial < 5; ++trial) {
+    constexpr int sweeps = 40;
+    const auto start = std::chrono::steady_clock::now();
+    for (int k = 0; k < sweeps; ++k) {
+      sweep_cpu(stencil, k % 2 ? b.data() : a.data(), k % 2 ? a.data() : b.data(), c, padded, cells, region, k);
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    best = std::min(best, seconds / (sweeps * region_cells));
+  }
+  return best;
+}
 
 template <Stencil S>
 ModelShape model_shape(const Extent& domain, const Extent& tile, BoundaryKind boundary, TrapezoidMode mode,
@@ -87,7 +121,7 @@ CostModel profile_cost_model(Runtime& runtime, const S& stencil) {
     const ModelShape shape = model_shape<S>(domain, tile, BoundaryKind::clamp, TrapezoidMode::shrink, workers);
     samples.push_back({stage_work(shape, config.height, bandwidth), config.steps / config.height, times[1]});
   }
-  return fit_cost_model(samples, workers, bandwidth);
+  return fit_cost_model(samples, workers, measure_cell_seconds(stencil), bandwidth);
 }
 
 }  // namespace trapeze
