@@ -11,13 +11,13 @@ export STARPU_SILENT=1
 apps="$repo_root/build/apps"
 sweep() {  # app size steps extra...
   local app=$1 size=$2 steps=$3; shift 3
-  "$apps/$app" --size "$size" --steps "$steps" --sweep-height 1:12 --sweep-csv "$out/$app-sweep.csv" "$@" 2>/dev/null
+  "$apps/$app" --size "$size" --steps "$steps" --sweep-height 1:32 --sweep-csv "$out/$app-sweep.csv" "$@" 2>/dev/null
   /usr/bin/python3 "$repo_root/scripts/plot_height_sweep.py" "$out/$app-sweep.csv" "$out/$app-sweep.png" >/dev/null
 }
-sweep jacobi2d 4096 32
+[ "${2:-}" = "--skip-done" ] || sweep jacobi2d 4096 64
 sweep jacobi3d 256 16
-sweep hotspot 4096 32
-sweep life 4096 32
+sweep hotspot 4096 64
+sweep life 2048 32
 sweep pathfinder 200000 200
 for mode in shrink full; do
   "$apps/jacobi2d" --size 16384 --steps 32 --tile 2048x512 --height 8 --mode $mode

@@ -68,7 +68,8 @@ double timed_run(trapeze::Runtime& runtime, const S& stencil, trapeze::Grid<type
 }
 
 // --sweep-height A:B: every height on a copy of the initial grid (median of
-// three runs), next to the model's prediction; a table and a CSV.
+// five runs: a shared machine's noise reaches tens of percent), next to the
+// model's prediction; a table and a CSV.
 template <trapeze::Stencil S>
 int run_height_sweep(const char* name, const CommonOptions& options, trapeze::Runtime& runtime, const S& stencil,
                      const trapeze::Grid<typename S::value_type>& initial, trapeze::Plan plan,
@@ -86,12 +87,12 @@ int run_height_sweep(const char* name, const CommonOptions& options, trapeze::Ru
   for (int h = range.first; h <= last; ++h) {
     plan.height = h;
     std::vector<double> seconds;
-    for (int repeat = 0; repeat < 3; ++repeat) {
+    for (int repeat = 0; repeat < 5; ++repeat) {
       auto grid = initial;
       seconds.push_back(timed_run(runtime, stencil, grid, plan, options.steps));
     }
     std::sort(seconds.begin(), seconds.end());
-    rows.push_back({h, seconds[1] / static_cast<double>(options.steps),
+    rows.push_back({h, seconds[2] / static_cast<double>(options.steps),
                     trapeze::predict_seconds_per_step(decision.costs, shape, h)});
     if (!options.json) fmt::print(stderr, "\r{}: swept h = {} of {}", name, h, last);
   }
@@ -141,8 +142,9 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   if (options.steps < 0) throw trapeze::Error("steps must be >= 0, got " + std::to_string(options.steps));
   trapeze::Runtime runtime;
   trapeze::Plan plan = make_plan(options, S::dims, grid.extent(), runtime.worker_count());
-  const trapeze::ModelShape shape =
+  trapeze::ModelShape shape =
       trapeze::model_shape<S>(grid.extent(), plan.tile, grid.boundary().kind, plan.mode, runtime.worker_count());
+  shape.steps = options.steps;
   // The model's view of this run, whether or not it picks the height.
   const bool auto_height = plan.height == 0;
   std::optional<trapeze::HeightDecision> decision;

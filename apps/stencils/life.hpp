@@ -12,7 +12,8 @@ struct Life {
   static constexpr trapeze::StencilShape shape{{1, 1, 0}, trapeze::ShapeKind::box};
   TRAPEZE_HOST_DEVICE std::uint8_t operator()(const trapeze::Neighbourhood<std::uint8_t>& at) const {
     const int alive = at(-1, -1) + at(0, -1) + at(1, -1) + at(-1, 0) + at(1, 0) + at(-1, 1) + at(0, 1) + at(1, 1);
-    return static_cast<std::uint8_t>(alive == 3 || (alive == 2 && at(0, 0)));
+    // Bitwise, not short-circuit: no branch, so the row loop vectorises.
+    return static_cast<std::uint8_t>((alive == 3) | ((alive == 2) & (at(0, 0) != 0)));
   }
 };
 

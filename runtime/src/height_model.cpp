@@ -66,7 +66,7 @@ double predict_seconds_per_step(const CostModel& costs, const ModelShape& shape,
 }
 
 int max_useful_height(const ModelShape& shape) {
-  constexpr int ceiling = 32;
+  const int ceiling = shape.steps > 0 ? static_cast<int>(std::min<Index>(32, shape.steps)) : 32;
   int best = 1;
   for (int h = 2; h <= ceiling; ++h) {
     bool ok = true;
@@ -88,7 +88,7 @@ HeightChoice choose_height(const CostModel& costs, const ModelShape& shape) {
                          })->predicted_seconds_per_step;
   // Past the knee the predicted curve is flat while what the model leaves out
   // (fewer stages to overlap, a shorter last stage, larger padded tiles in
-  // cache) grows with h: take the lowest height within 2% of the fastest.
+  // cache) grows with h: take the lowest height within 0.5% of the fastest.
   for (const HeightChoice& p : predictions) {
     if (p.predicted_seconds_per_step <= fastest * (1 + flat_tolerance)) return p;
   }

@@ -49,6 +49,7 @@ struct ModelShape {
   int updated_fields = 1;
   int constant_fields = 0;
   int workers = 1;
+  Index steps = 0;  // the run's step count, if known: no height above it is useful
 };
 
 // The work of one stage of height h, summed over all tiles.
@@ -62,8 +63,8 @@ struct StageWork {
 StageWork stage_work(const ModelShape& shape, int height, const BandwidthCurve& bandwidth);
 double predict_seconds_per_step(const CostModel& costs, const ModelShape& shape, int height);
 
-// The largest height tried: 32, or less where a periodic ghost zone would wrap
-// around the domain more than once.
+// The largest height tried: 32, or the run's step count if smaller, or less
+// where a periodic ghost zone would wrap around the domain more than once.
 int max_useful_height(const ModelShape& shape);
 
 struct HeightChoice {
@@ -72,7 +73,7 @@ struct HeightChoice {
 };
 
 // Relative slack within which a lower height counts as fast as the fastest.
-inline constexpr double flat_tolerance = 0.02;
+inline constexpr double flat_tolerance = 0.005;
 
 HeightChoice choose_height(const CostModel& costs, const ModelShape& shape);
 
