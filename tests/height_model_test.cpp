@@ -54,6 +54,11 @@ class HeightCache : public testing::Test {
   }
   void TearDown() override { fs::remove(file_); }
 
+  std::string read_file() const {
+    std::ifstream in(file_);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
+
   trapeze::HeightDecision decide(trapeze::Runtime& runtime) {
     return trapeze::decide_height(runtime, apps::Jacobi2D<float>{}, "jacobi2d-test",
                                   jacobi_shape({2048, 2048, 1}, {2048, 256, 1}, trapeze::TrapezoidMode::shrink), file_);
@@ -88,9 +93,7 @@ TEST_F(HeightCache, CorruptFileIsRebuilt) {
 TEST_F(HeightCache, EntryWithBadNumbersIsRebuilt) {
   trapeze::Runtime runtime({"lws", 2});
   decide(runtime);
-  std::ifstream in(file_);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  in.close();
+  std::string text = read_file();
   const auto at = text.find("\"seconds_per_cell\"");
   ASSERT_NE(at, std::string::npos);
   text.replace(text.find(':', at) + 1, 0, " -");  // a negative cost
@@ -101,17 +104,14 @@ TEST_F(HeightCache, EntryWithBadNumbersIsRebuilt) {
 TEST_F(HeightCache, FileFromAnotherMachineIsRebuilt) {
   trapeze::Runtime runtime({"lws", 2});
   decide(runtime);
-  std::ifstream in(file_);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  in.close();
+  std::string text = read_file();
   const std::string machine = trapeze::machine_fingerprint();
   const auto at = text.find(machine);
   ASSERT_NE(at, std::string::npos);
   text.replace(at, machine.size(), "Some Other CPU; 128 cores");
   std::ofstream(file_) << text;
   EXPECT_TRUE(decide(runtime).profiled);
-  std::ifstream again(file_);
-  std::string rewritten((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
+  const std::string rewritten = read_file();
   EXPECT_NE(rewritten.find(machine), std::string::npos);
   EXPECT_EQ(rewritten.find("Some Other CPU"), std::string::npos);
 }
