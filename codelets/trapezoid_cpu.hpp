@@ -77,7 +77,7 @@ void trapezoid_cpu(void* buffers[], void* cl_arg) {
   for (const WrapCopy& wrap : p.self_wraps) {
     copy_box(current, padded_view, wrap.source.shifted(p.ghost), current, padded_view, wrap.destination.lo, fields);
   }
-  fill_boundary(current, p, fields);
+  fill_boundary(current, p, fields, trapezoid_region(p, args.mode, 1).grown(p.radius));
 
   const Index constant_field_stride = p.constant_planes * padded_cells;
   for (int k = 1; k <= args.steps; ++k) {
@@ -85,7 +85,8 @@ void trapezoid_cpu(void* buffers[], void* cl_arg) {
     const T* plane = constants ? constants + (p.constant_planes > 1 ? step : 0) * padded_cells : nullptr;
     sweep_cpu(*args.stencil, current, next, plane, p.padded, constant_field_stride,
               trapezoid_region(p, args.mode, k), step);
-    fill_boundary(next, p, fields);
+    // Outside cells are read only by the steps of this stage: none after the last.
+    if (k < args.steps) fill_boundary(next, p, fields, trapezoid_region(p, args.mode, k + 1).grown(p.radius));
     std::swap(current, next);
   }
   if (args.publish) publish_strips(current, p, buffers, buffer);

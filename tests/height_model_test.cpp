@@ -39,10 +39,11 @@ TEST(HeightModel, ChoosesTallTrapezoidsWhenTasksAreExpensive) {
   EXPECT_EQ(trapeze::choose_height(costs, shape).height, 1);
 }
 
-TEST(HeightModel, BandwidthCurveInterpolatesAndClamps) {
+TEST(HeightModel, BandwidthCurveTakesTheNextMeasuredSizeUp) {
   const trapeze::BandwidthCurve curve{{{1e3, 100.0}, {1e5, 50.0}}};
   EXPECT_DOUBLE_EQ(curve.at(10), 100.0);
-  EXPECT_DOUBLE_EQ(curve.at(1e4), 75.0);
+  EXPECT_DOUBLE_EQ(curve.at(1e3), 100.0);
+  EXPECT_DOUBLE_EQ(curve.at(1.01e3), 50.0) << "a working set just past a cache streams from the next level";
   EXPECT_DOUBLE_EQ(curve.at(1e9), 50.0);
 }
 
@@ -114,6 +115,19 @@ TEST_F(HeightCache, FileFromAnotherMachineIsRebuilt) {
   const std::string rewritten = read_file();
   EXPECT_NE(rewritten.find(machine), std::string::npos);
   EXPECT_EQ(rewritten.find("Some Other CPU"), std::string::npos);
+}
+
+TEST_F(HeightCache, EntryFromAnotherBuildIsRebuilt) {
+  trapeze::Runtime runtime({"lws", 2});
+  decide(runtime);
+  std::string text = read_file();
+  const auto at = text.find("\"build\"");
+  ASSERT_NE(at, std::string::npos);
+  const auto value = text.find('"', text.find(':', at));
+  text.insert(value + 1, "an older build of ");
+  std::ofstream(file_) << text;
+  EXPECT_TRUE(decide(runtime).profiled) << "a profile of another build of the program must not be reused";
+  EXPECT_FALSE(decide(runtime).profiled);
 }
 
 }  // namespace

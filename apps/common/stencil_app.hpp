@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
+#include <numeric>
+#include <random>
 #include <optional>
 #include <string>
 
@@ -68,8 +70,8 @@ double timed_run(trapeze::Runtime& runtime, const S& stencil, trapeze::Grid<type
 }
 
 // --sweep-height A:B: every height on a copy of the initial grid (median of
-// five runs: a shared machine's noise reaches tens of percent), next to the
-// model's prediction; a table and a CSV.
+// five interleaved runs: a shared machine's noise reaches tens of percent),
+// next to the model's prediction; a table and a CSV.
 template <trapeze::Stencil S>
 int run_height_sweep(const char* name, const CommonOptions& options, trapeze::Runtime& runtime, const S& stencil,
                      const trapeze::Grid<typename S::value_type>& initial, trapeze::Plan plan,
@@ -84,17 +86,29 @@ int run_height_sweep(const char* name, const CommonOptions& options, trapeze::Ru
     throw trapeze::Error("--sweep-height " + options.sweep_height + ": no height in range fits this domain (max " +
                          std::to_string(trapeze::max_useful_height(shape)) + ")");
   }
-  for (int h = range.first; h <= last; ++h) {
-    plan.height = h;
-    std::vector<double> seconds;
-    for (int repeat = 0; repeat < 5; ++repeat) {
+  // Five rounds, each running every height once in a fresh random order, and
+  // the median per height: a slow spell of a shared machine then falls on
+  // different heights in different rounds instead of on all runs of one.
+  constexpr int rounds = 5;
+  std::vector<int> heights;
+  for (int h = range.first; h <= last; ++h) heights.push_back(h);
+  std::vector<std::vector<double>> seconds(heights.size());
+  std::mt19937 shuffle_order(12345);
+  for (int round = 0; round < rounds; ++round) {
+    std::vector<std::size_t> order(heights.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::shuffle(order.begin(), order.end(), shuffle_order);
+    for (std::size_t done = 0; done < order.size(); ++done) {
+      plan.height = heights[order[done]];
       auto grid = initial;
-      seconds.push_back(timed_run(runtime, stencil, grid, plan, options.steps));
+      seconds[order[done]].push_back(timed_run(runtime, stencil, grid, plan, options.steps));
+      if (!options.json) fmt::print(stderr, "\r{}: sweep round {} of {}, {} of {} heights   ", name, round + 1, rounds, done + 1, order.size());
     }
-    std::sort(seconds.begin(), seconds.end());
-    rows.push_back({h, seconds[2] / static_cast<double>(options.steps),
-                    trapeze::predict_seconds_per_step(decision.costs, shape, h)});
-    if (!options.json) fmt::print(stderr, "\r{}: swept h = {} of {}", name, h, last);
+  }
+  for (std::size_t i = 0; i < heights.size(); ++i) {
+    std::sort(seconds[i].begin(), seconds[i].end());
+    rows.push_back({heights[i], seconds[i][rounds / 2] / static_cast<double>(options.steps),
+                    trapeze::predict_seconds_per_step(decision.costs, shape, heights[i])});
   }
   if (!options.json) fmt::print(stderr, "\n");
   const auto best = std::min_element(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.measured < b.measured; });

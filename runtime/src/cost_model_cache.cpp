@@ -13,7 +13,7 @@ namespace trapeze {
 
 namespace {
 
-constexpr int format_version = 1;
+constexpr int format_version = 2;  // 2: bandwidth from a stencil-like stream, build per entry
 
 // The file's entries if it exists, parses, has our version and our machine;
 // an empty object otherwise.
@@ -37,8 +37,8 @@ std::optional<double> finite_non_negative(const nlohmann::json& entry, const cha
 
 }  // namespace
 
-CostModelCache::CostModelCache(std::filesystem::path file, std::string machine)
-    : file_(std::move(file)), machine_(std::move(machine)) {}
+CostModelCache::CostModelCache(std::filesystem::path file, std::string machine, std::string build)
+    : file_(std::move(file)), machine_(std::move(machine)), build_(std::move(build)) {}
 
 std::filesystem::path CostModelCache::default_path() {
   if (const char* home = std::getenv("TRAPEZE_HOME"); home && *home) return std::filesystem::path(home) / "height_models.json";
@@ -53,6 +53,7 @@ std::optional<CostModel> CostModelCache::find(const std::string& key) const {
   const nlohmann::json entries = read_entries(file_, machine_);
   if (!entries.contains(key) || !entries[key].is_object()) return std::nullopt;
   const nlohmann::json& e = entries[key];
+  if (!e.contains("build") || e["build"] != build_) return std::nullopt;
   const auto task = finite_non_negative(e, "seconds_per_task"), cell = finite_non_negative(e, "seconds_per_cell"),
              ghost = finite_non_negative(e, "seconds_per_ghost_cell");
   if (!task || !cell || !ghost || *cell <= 0) return std::nullopt;
@@ -72,7 +73,8 @@ void CostModelCache::store(const std::string& key, const CostModel& m) const {
   nlohmann::json entries = read_entries(file_, machine_);
   nlohmann::json bandwidth = nlohmann::json::array();
   for (const auto& point : m.bandwidth.points) bandwidth.push_back({point.working_set_bytes, point.bytes_per_second});
-  entries[key] = {{"seconds_per_task", m.seconds_per_task},
+  entries[key] = {{"build", build_},
+                  {"seconds_per_task", m.seconds_per_task},
                   {"seconds_per_cell", m.seconds_per_cell},
                   {"seconds_per_ghost_cell", m.seconds_per_ghost_cell},
                   {"bandwidth", bandwidth}};

@@ -25,33 +25,31 @@ StageWork stage_work(const ModelShape& shape, int height, const BandwidthCurve& 
   const bool periodic = shape.boundary == BoundaryKind::periodic;
   StageWork work;
   work.tasks = tiling.count();
+  // Bytes a cell update moves: its updated fields read and written, its
+  // read-only fields read.
+  const double update_bytes = static_cast<double>(shape.element_bytes) * (2 * shape.updated_fields + shape.constant_fields);
+  const double problem_bytes = static_cast<double>(cell_count(shape.domain)) * update_bytes;
   for (int t = 0; t < tiling.count(); ++t) {
     const Box tile = tiling.box(t);
     const Box padded = tile.grown(ghost);
     double padded_cells = 1;
     for (int d = 0; d < max_dims; ++d) padded_cells *= static_cast<double>(inside(padded.lo[d], padded.hi[d], shape.domain[d], periodic));
-    // Cells computed at step k, as the CPU codelet computes them.
+    // The first step of a stage finds its tile wherever the whole problem
+    // lives (every other tile was swept since); each further step finds it
+    // wherever the tiles the workers hold at once fit.
+    const double resident_bytes = std::min(padded_cells * update_bytes * std::max(1, shape.workers), problem_bytes);
     for (int k = 1; k <= height; ++k) {
+      // Cells computed at step k, as the CPU codelet computes them.
       double cells = 1;
       for (int d = 0; d < max_dims; ++d) {
         const Index inset = shape.mode == TrapezoidMode::shrink ? shape.radius[d] * k : shape.radius[d];
         cells *= static_cast<double>(inside(padded.lo[d] + inset, padded.hi[d] - inset, shape.domain[d], periodic));
       }
       work.cells += cells;
+      work.memory_seconds += cells * update_bytes / bandwidth.at(k == 1 ? problem_bytes : resident_bytes);
     }
-    const double tile_cells = static_cast<double>(tile.cells());
     // Gathered into the ghost zone, and about as many published for the neighbours.
-    work.ghost_cells += 2 * (padded_cells - tile_cells);
-    const double field_bytes = static_cast<double>(shape.element_bytes) * shape.updated_fields;
-    const double tile_bytes = padded_cells * (2 * field_bytes + static_cast<double>(shape.element_bytes) * shape.constant_fields);
-    // A stage loads and stores its padded tile once from wherever the whole
-    // problem lives; each further step re-reads it from wherever the tiles the
-    // workers hold at once fit.
-    const double problem_bytes = static_cast<double>(cell_count(shape.domain)) *
-                                 (2 * field_bytes + static_cast<double>(shape.element_bytes) * shape.constant_fields);
-    const double resident_bytes = tile_bytes * std::max(1, shape.workers);
-    work.memory_seconds += tile_bytes / bandwidth.at(problem_bytes) +
-                           (height - 1) * tile_bytes / bandwidth.at(std::min(resident_bytes, problem_bytes));
+    work.ghost_cells += 2 * (padded_cells - static_cast<double>(tile.cells()));
   }
   return work;
 }

@@ -1,8 +1,9 @@
 #pragma once
 // Profiled cost models kept on disk, like StarPU keeps its performance models,
 // so the height model profiles once per machine, app and element type. The
-// file records the machine it was measured on; a file from another machine, or
-// one that does not parse, is ignored and rewritten, never trusted.
+// file records the machine it was measured on and each entry the build of the
+// program that measured it; a file from another machine, an entry from another
+// build, or anything that does not parse is ignored and rewritten, never trusted.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -13,7 +14,7 @@ namespace trapeze {
 
 class CostModelCache {
  public:
-  explicit CostModelCache(std::filesystem::path file, std::string machine);
+  CostModelCache(std::filesystem::path file, std::string machine, std::string build);
 
   // $TRAPEZE_HOME/height_models.json, else $XDG_CACHE_HOME/trapeze/..., else ~/.cache/trapeze/...
   static std::filesystem::path default_path();
@@ -26,6 +27,7 @@ class CostModelCache {
  private:
   std::filesystem::path file_;
   std::string machine_;
+  std::string build_;
 };
 
 }  // namespace trapeze

@@ -1,5 +1,5 @@
 #pragma once
-// RAII owners of StarPU data handles and StarPU-allocated host buffers.
+// RAII owner of a StarPU data handle.
 #include <starpu.h>
 
 #include <cstddef>
@@ -56,42 +56,6 @@ class DataHandle {
   }
   starpu_data_handle_t handle_ = nullptr;
   bool keep_data_ = false;
-};
-
-// Host memory from starpu_malloc (pinned when GPUs exist, so copies are async).
-template <typename T>
-class HostBuffer {
- public:
-  HostBuffer() = default;
-  explicit HostBuffer(std::size_t count) : count_(count) {
-    if (count_ > 0) {
-      void* p = nullptr;
-      if (starpu_malloc(&p, count_ * sizeof(T)) != 0) throw std::bad_alloc();
-      data_ = static_cast<T*>(p);
-    }
-  }
-  ~HostBuffer() {
-    if (data_) starpu_free_noflag(data_, count_ * sizeof(T));
-  }
-  HostBuffer(HostBuffer&& o) noexcept
-      : data_(std::exchange(o.data_, nullptr)), count_(std::exchange(o.count_, 0)) {}
-  HostBuffer& operator=(HostBuffer&& o) noexcept {
-    if (this != &o) {
-      this->~HostBuffer();
-      data_ = std::exchange(o.data_, nullptr);
-      count_ = std::exchange(o.count_, 0);
-    }
-    return *this;
-  }
-  HostBuffer(const HostBuffer&) = delete;
-  HostBuffer& operator=(const HostBuffer&) = delete;
-
-  T* data() const { return data_; }
-  std::size_t size() const { return count_; }
-
- private:
-  T* data_ = nullptr;
-  std::size_t count_ = 0;
 };
 
 }  // namespace trapeze

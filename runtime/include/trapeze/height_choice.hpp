@@ -33,7 +33,7 @@ struct HeightDecision {
 template <Stencil S>
 HeightDecision decide_height(Runtime& runtime, const S& stencil, const std::string& app, const ModelShape& shape,
                              const std::filesystem::path& cache_file = CostModelCache::default_path()) {
-  const CostModelCache cache(cache_file, machine_fingerprint());
+  const CostModelCache cache(cache_file, machine_fingerprint(), build_identity());
   const std::string key =
       app + "/" + element_type_name<typename S::value_type>() + "/workers=" + std::to_string(shape.workers);
   HeightDecision decision;

@@ -7,11 +7,12 @@
 // cycles over the enlarged tile. Adapted to StarPU tasks on CPU workers:
 //   GlbSync -> a fixed cost per task (submission, dependencies, scheduling),
 //              plus the ghost cells each task gathers and publishes;
-//   MemAcc  -> bytes moved: the padded tile is loaded and stored once per
-//              stage at the bandwidth of wherever the whole problem lives,
-//              and re-read and re-written at each further step at the
-//              bandwidth of wherever the workers' tiles fit (a measured
-//              bandwidth-versus-working-set curve: caches, then memory);
+//   MemAcc  -> bytes moved by each step's computed region (read and write of
+//              the updated fields, read of the constant ones): the first step
+//              of a stage at the bandwidth of wherever the whole problem
+//              lives, each further step at the bandwidth of wherever the
+//              workers' padded tiles fit (a measured bandwidth-versus-working-
+//              set curve: caches, then memory);
 //   CPT*T/M -> cells computed in the stage (the redundant ghost-zone work of
 //              the shrinking or full trapezoid included) over W workers.
 // The seed adds memory and compute cycles, then discounts the instructions that

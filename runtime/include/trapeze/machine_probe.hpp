@@ -5,7 +5,8 @@
 
 namespace trapeze {
 
-// Copy bandwidth (read + write bytes per second, all threads together) as a
+// Streaming bandwidth (read + write bytes per second, all threads together,
+// ordinary stores, so the write-allocate reads a sweep pays are in it) as a
 // function of the bytes the threads touch: high while that fits the caches,
 // down to memory bandwidth beyond. Measured rather than read from sysconf,
 // which in a virtual machine can report the host's caches.
@@ -16,7 +17,8 @@ struct BandwidthCurve {
   };
   std::vector<Point> points;  // ascending working set
 
-  // Log-linear between points, flat beyond the ends.
+  // The bandwidth of the smallest measured working set >= the given one (the
+  // largest point beyond the end).
   double at(double working_set_bytes) const;
 };
 
@@ -24,5 +26,9 @@ BandwidthCurve measure_bandwidth_curve(int threads);
 
 // Identifies the machine for cached measurements: CPU model, core count, caches.
 std::string machine_fingerprint();
+
+// Identifies the program measured: a profile of an older build of a kernel
+// must not choose heights for a newer one.
+std::string build_identity();
 
 }  // namespace trapeze

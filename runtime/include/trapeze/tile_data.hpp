@@ -5,12 +5,14 @@
 // writes one while stage s+1 of a slower neighbour may still read the other, so
 // a write never waits on a far reader). A tile's handle holds two padded
 // buffers (tile + ghost zone) that its steps alternate between.
+#include <array>
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "codelets/tile_program.hpp"
 #include "trapeze/data_handle.hpp"
+#include "trapeze/host_buffer.hpp"
 #include "trapeze/grid.hpp"
 #include "trapeze/halo_pieces.hpp"
 #include "trapeze/stencil_shape.hpp"
@@ -61,10 +63,18 @@ class TileData {
             DataHandle::vector(constant_buffers_.back().data(), constant_buffers_.back().size(), sizeof(T), false));
       }
     }
+    // Strips live in our own touched buffers rather than where StarPU would
+    // allocate them on their first write: that first write would fault every
+    // page inside a timed task (see host_buffer.hpp).
     for (const HaloPiece& piece : layout_.pieces) {
       const auto count = static_cast<std::size_t>(updated_fields * piece.source.cells());
-      strips_.push_back({DataHandle::vector(nullptr, count, sizeof(T), false),
-                         DataHandle::vector(nullptr, count, sizeof(T), false)});
+      std::array<DataHandle, 2> versions;
+      for (DataHandle& version : versions) {
+        strip_buffers_.emplace_back(count);
+        std::fill_n(strip_buffers_.back().data(), count, T{});
+        version = DataHandle::vector(strip_buffers_.back().data(), count, sizeof(T), false);
+      }
+      strips_.push_back(std::move(versions));
     }
   }
 
@@ -153,6 +163,7 @@ class TileData {
   std::vector<std::string> names_;
   std::vector<HostBuffer<T>> tile_buffers_;
   std::vector<HostBuffer<T>> constant_buffers_;
+  std::vector<HostBuffer<T>> strip_buffers_;
   // Handles are declared after the buffers they point into, so they unregister first.
   std::vector<DataHandle> tile_handles_;
   std::vector<DataHandle> constant_handles_;
