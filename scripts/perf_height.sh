@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The measurements behind docs/PERF.md's trapezoid sections: a height sweep per
 # app (auto-chosen h against the best measured h), the two trapezoid modes, and
-# jacobi2d far beyond the last-level cache. Writes CSVs and PNGs to $1 (default build/perf).
+# jacobi2d far beyond the last-level cache. Writes CSVs and PNGs to $1 (default
+# build/perf); $2 picks a part: sweeps, modes or all (default).
 set -euo pipefail
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-$repo_root/build/perf}
@@ -14,11 +15,16 @@ sweep() {  # app size steps extra...
   "$apps/$app" --size "$size" --steps "$steps" --sweep-height 1:32 --sweep-csv "$out/$app-sweep.csv" "$@" 2>/dev/null
   /usr/bin/python3 "$repo_root/scripts/plot_height_sweep.py" "$out/$app-sweep.csv" "$out/$app-sweep.png" >/dev/null
 }
-[ "${2:-}" = "--skip-done" ] || sweep jacobi2d 4096 64
-sweep jacobi3d 256 16
-sweep hotspot 4096 64
-sweep life 2048 32
-sweep pathfinder 200000 200
+part=${2:-all}
+case $part in sweeps|modes|all) ;; *) echo "perf_height.sh: unknown part '$part' (sweeps, modes or all)" >&2; exit 2;; esac
+if [ "$part" != modes ]; then
+  sweep jacobi2d 4096 64
+  sweep jacobi3d 256 64
+  sweep hotspot 4096 64
+  sweep life 4096 64
+  sweep pathfinder 200000 200
+fi
+[ "$part" != sweeps ] || exit 0
 for mode in shrink full; do
   "$apps/jacobi2d" --size 16384 --steps 32 --tile 2048x512 --height 8 --mode $mode
   "$apps/hotspot" --size 4096 --steps 64 --tile 1024x256 --height 8 --mode $mode

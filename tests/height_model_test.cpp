@@ -2,7 +2,10 @@
 // (kept when valid, rebuilt when corrupt or from another machine).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <limits>
+#include <vector>
 #include <fstream>
 
 #include "random_grids.hpp"
@@ -35,8 +38,11 @@ TEST(HeightModel, ChoosesTallTrapezoidsWhenTasksAreExpensive) {
   trapeze::CostModel costs{1e-3, 1e-9, 1e-9, {{{1.0, 1e10}}}};
   const auto shape = jacobi_shape({4096, 4096, 1}, {512, 512, 1}, trapeze::TrapezoidMode::shrink);
   EXPECT_GT(trapeze::choose_height(costs, shape).height, 4);
-  costs.seconds_per_task = 0;  // free tasks: redundancy is pure loss
-  EXPECT_EQ(trapeze::choose_height(costs, shape).height, 1);
+  // Free tasks and ghost cells: redundancy is pure loss. Small tiles, so that
+  // h = 2's redundant cells (3%) are more than the model's 2% tolerance.
+  costs.seconds_per_task = costs.seconds_per_ghost_cell = 0;
+  const auto small_tiles = jacobi_shape({4096, 4096, 1}, {64, 64, 1}, trapeze::TrapezoidMode::shrink);
+  EXPECT_EQ(trapeze::choose_height(costs, small_tiles).height, 1);
 }
 
 TEST(HeightModel, BandwidthCurveTakesTheNextMeasuredSizeUp) {
@@ -45,6 +51,24 @@ TEST(HeightModel, BandwidthCurveTakesTheNextMeasuredSizeUp) {
   EXPECT_DOUBLE_EQ(curve.at(1e3), 100.0);
   EXPECT_DOUBLE_EQ(curve.at(1.01e3), 50.0) << "a working set just past a cache streams from the next level";
   EXPECT_DOUBLE_EQ(curve.at(1e9), 50.0);
+}
+
+TEST(HeightModel, TakesTheMiddleOfThePredictedFlatPart) {
+  const trapeze::CostModel costs{2e-4, 1e-9, 1e-9, {{{1.0, 1e10}}}};
+  const auto shape = jacobi_shape({4096, 4096, 1}, {512, 512, 1}, trapeze::TrapezoidMode::shrink);
+  double fastest = std::numeric_limits<double>::infinity();
+  for (int h = 1; h <= trapeze::max_useful_height(shape); ++h) {
+    fastest = std::min(fastest, trapeze::predict_seconds_per_step(costs, shape, h));
+  }
+  std::vector<int> flat;  // heights predicted as fast as the fastest, within the model's tolerance
+  for (int h = 1; h <= trapeze::max_useful_height(shape); ++h) {
+    if (trapeze::predict_seconds_per_step(costs, shape, h) <= fastest * (1 + trapeze::flat_tolerance)) flat.push_back(h);
+  }
+  ASSERT_GE(flat.size(), 3u) << "the costs must give a flat part for this test to mean anything";
+  const int chosen = trapeze::choose_height(costs, shape).height;
+  EXPECT_GT(chosen, flat.front());
+  EXPECT_LT(chosen, flat.back());
+  EXPECT_NEAR(chosen, std::sqrt(static_cast<double>(flat.front()) * flat.back()), 1.0);
 }
 
 class HeightCache : public testing::Test {

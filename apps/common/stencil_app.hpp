@@ -70,7 +70,7 @@ double timed_run(trapeze::Runtime& runtime, const S& stencil, trapeze::Grid<type
 }
 
 // --sweep-height A:B: every height on a copy of the initial grid (median of
-// five interleaved runs: a shared machine's noise reaches tens of percent),
+// seven interleaved runs: a shared machine's noise reaches tens of percent),
 // next to the model's prediction; a table and a CSV.
 template <trapeze::Stencil S>
 int run_height_sweep(const char* name, const CommonOptions& options, trapeze::Runtime& runtime, const S& stencil,
@@ -86,10 +86,10 @@ int run_height_sweep(const char* name, const CommonOptions& options, trapeze::Ru
     throw trapeze::Error("--sweep-height " + options.sweep_height + ": no height in range fits this domain (max " +
                          std::to_string(trapeze::max_useful_height(shape)) + ")");
   }
-  // Five rounds, each running every height once in a fresh random order, and
+  // Seven rounds, each running every height once in a fresh random order, and
   // the median per height: a slow spell of a shared machine then falls on
   // different heights in different rounds instead of on all runs of one.
-  constexpr int rounds = 5;
+  constexpr int rounds = 7;
   std::vector<int> heights;
   for (int h = range.first; h <= last; ++h) heights.push_back(h);
   std::vector<std::vector<double>> seconds(heights.size());

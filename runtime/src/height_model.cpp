@@ -1,6 +1,7 @@
 #include "trapeze/height_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -19,7 +20,8 @@ Index inside(Index lo, Index hi, Index extent, bool periodic) {
 
 }  // namespace
 
-StageWork stage_work(const ModelShape& shape, int height, const BandwidthCurve& bandwidth) {
+StageWork stage_work(const ModelShape& shape, int height, const BandwidthCurve& bandwidth, int steps) {
+  if (steps <= 0 || steps > height) steps = height;
   const Tiling tiling(shape.domain, shape.dims, shape.tile);
   const Extent ghost = ghost_width(StencilShape{shape.radius, ShapeKind::box}, height);
   const bool periodic = shape.boundary == BoundaryKind::periodic;
@@ -38,7 +40,7 @@ StageWork stage_work(const ModelShape& shape, int height, const BandwidthCurve& 
     // lives (every other tile was swept since); each further step finds it
     // wherever the tiles the workers hold at once fit.
     const double resident_bytes = std::min(padded_cells * update_bytes * std::max(1, shape.workers), problem_bytes);
-    for (int k = 1; k <= height; ++k) {
+    for (int k = 1; k <= steps; ++k) {
       // Cells computed at step k, as the CPU codelet computes them.
       double cells = 1;
       for (int d = 0; d < max_dims; ++d) {
@@ -54,13 +56,21 @@ StageWork stage_work(const ModelShape& shape, int height, const BandwidthCurve& 
   return work;
 }
 
-double predict_seconds_per_step(const CostModel& costs, const ModelShape& shape, int height) {
-  const StageWork w = stage_work(shape, height, costs.bandwidth);
+double predict_stage_seconds(const CostModel& costs, const ModelShape& shape, int height, int steps) {
+  const StageWork w = stage_work(shape, height, costs.bandwidth, steps);
   const double workers = std::max(1, shape.workers);
   const double overheads = (w.tasks * costs.seconds_per_task + w.ghost_cells * costs.seconds_per_ghost_cell) / workers;
   const double compute = w.cells * costs.seconds_per_cell / workers;
-  const double stage = overheads + std::max(compute, w.memory_seconds);
-  return stage / height;
+  return overheads + std::max(compute, w.memory_seconds);
+}
+
+double predict_seconds_per_step(const CostModel& costs, const ModelShape& shape, int height) {
+  if (shape.steps <= 0) return predict_stage_seconds(costs, shape, height) / height;
+  const Index full_stages = shape.steps / height;
+  const int rest = static_cast<int>(shape.steps % height);
+  double seconds = static_cast<double>(full_stages) * predict_stage_seconds(costs, shape, height);
+  if (rest > 0) seconds += predict_stage_seconds(costs, shape, height, rest);
+  return seconds / static_cast<double>(shape.steps);
 }
 
 int max_useful_height(const ModelShape& shape) {
@@ -84,12 +94,25 @@ HeightChoice choose_height(const CostModel& costs, const ModelShape& shape) {
   const double fastest = std::min_element(predictions.begin(), predictions.end(), [](const auto& a, const auto& b) {
                            return a.predicted_seconds_per_step < b.predicted_seconds_per_step;
                          })->predicted_seconds_per_step;
-  // Past the knee the predicted curve is flat while what the model leaves out
-  // (fewer stages to overlap, a shorter last stage, larger padded tiles in
-  // cache) grows with h: take the lowest height within 0.5% of the fastest.
+  // Past the knee the predicted curve is flat, and within that flat part the
+  // model cannot rank heights: what it leaves out (partial cache reuse,
+  // fewer stages to overlap, a shorter last stage) moves the measured
+  // optimum anywhere in it. The height in the middle of it (geometric mean
+  // of its ends) is then the one furthest from both ends, so the least
+  // hurt by where the true optimum lies.
+  int lowest = 0, highest = 0;
   for (const HeightChoice& p : predictions) {
-    if (p.predicted_seconds_per_step <= fastest * (1 + flat_tolerance)) return p;
+    if (p.predicted_seconds_per_step > fastest * (1 + flat_tolerance)) continue;
+    if (lowest == 0) lowest = p.height;
+    highest = p.height;
   }
+  const double middle = std::sqrt(static_cast<double>(lowest) * highest);
+  const HeightChoice* choice = nullptr;
+  for (const HeightChoice& p : predictions) {
+    if (p.predicted_seconds_per_step > fastest * (1 + flat_tolerance)) continue;
+    if (!choice || std::fabs(p.height - middle) < std::fabs(choice->height - middle)) choice = &p;
+  }
+  if (choice) return *choice;
   return predictions.front();
 }
 

@@ -61,7 +61,12 @@ struct StageWork {
   double memory_seconds = 0;  // moving the tiles' bytes, at the curve's bandwidths
 };
 
-StageWork stage_work(const ModelShape& shape, int height, const BandwidthCurve& bandwidth);
+// `steps` (default: height) is less than the height for the shorter last stage
+// of a run whose step count the height does not divide: same ghost zone, fewer steps.
+StageWork stage_work(const ModelShape& shape, int height, const BandwidthCurve& bandwidth, int steps = 0);
+double predict_stage_seconds(const CostModel& costs, const ModelShape& shape, int height, int steps = 0);
+// Averaged over the run's stages when its step count is known (a shorter last
+// stage costs its overheads for fewer steps), else over one full stage.
 double predict_seconds_per_step(const CostModel& costs, const ModelShape& shape, int height);
 
 // The largest height tried: 32, or the run's step count if smaller, or less
@@ -73,8 +78,9 @@ struct HeightChoice {
   double predicted_seconds_per_step = 0;
 };
 
-// Relative slack within which a lower height counts as fast as the fastest.
-inline constexpr double flat_tolerance = 0.005;
+// Relative slack within which a height's prediction counts as fast as the
+// fastest: about the model's accuracy in ranking neighbouring heights.
+inline constexpr double flat_tolerance = 0.02;
 
 HeightChoice choose_height(const CostModel& costs, const ModelShape& shape);
 

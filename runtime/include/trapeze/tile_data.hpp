@@ -137,20 +137,27 @@ class TileData {
       for (Index plane = 0; plane < p.constant_planes; ++plane) {
         const T* source = grid.constant(c).data() + plane * grid.cells();
         T* destination = out + (c * p.constant_planes + plane) * padded_cells;
-        Index i = 0;
         for (Index z = 0; z < p.padded[2]; ++z) {
           for (Index y = 0; y < p.padded[1]; ++y) {
-            for (Index x = 0; x < p.padded[0]; ++x, ++i) {
-              const Extent global{p.tile.lo[0] - p.ghost[0] + x, p.tile.lo[1] - p.ghost[1] + y,
-                                  p.tile.lo[2] - p.ghost[2] + z};
-              bool outside = false;
-              Extent s{};
-              for (int d = 0; d < max_dims; ++d) {
-                outside |= global[d] < 0 || global[d] >= n[d];
-                s[d] = boundary_source(global[d], n[d], p.boundary.kind);
+            const Index gy = p.tile.lo[1] - p.ghost[1] + y, gz = p.tile.lo[2] - p.ghost[2] + z;
+            const bool row_outside = gy < 0 || gy >= n[1] || gz < 0 || gz >= n[2];
+            const Index sy = boundary_source(gy, n[1], p.boundary.kind), sz = boundary_source(gz, n[2], p.boundary.kind);
+            T* row = destination + p.padded[0] * (y + p.padded[1] * z);
+            const Index x0 = p.tile.lo[0] - p.ghost[0];  // global x of the row's first cell
+            // The part of the row inside the domain in x is one contiguous copy
+            // (a cell at a time took seconds for PathFinder's 200 planes).
+            const Index inside_lo = std::clamp<Index>(-x0, 0, p.padded[0]);
+            const Index inside_hi = std::clamp<Index>(n[0] - x0, inside_lo, p.padded[0]);
+            for (Index x = 0; x < p.padded[0]; ++x) {
+              if (x == inside_lo && inside_hi > inside_lo && !(row_outside && constant_boundary)) {
+                std::copy_n(source + grid.linear(x0 + x, sy, sz), inside_hi - inside_lo, row + x);
+                x = inside_hi - 1;
+                continue;
               }
-              destination[i] = outside && constant_boundary ? static_cast<T>(p.boundary.value)
-                                                            : source[grid.linear(s[0], s[1], s[2])];
+              const Index gx = x0 + x;
+              const bool outside = row_outside || gx < 0 || gx >= n[0];
+              row[x] = outside && constant_boundary ? static_cast<T>(p.boundary.value)
+                                                    : source[grid.linear(boundary_source(gx, n[0], p.boundary.kind), sy, sz)];
             }
           }
         }
