@@ -17,8 +17,7 @@ struct BandwidthCurve {
   };
   std::vector<Point> points;  // ascending working set
 
-  // The bandwidth of the smallest measured working set >= the given one (the
-  // largest point beyond the end).
+  // Log-linear between points, flat beyond the ends.
   double at(double working_set_bytes) const;
 };
 
