@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <cstdio>
 
 #include "text_io.hpp"
@@ -31,8 +33,13 @@ std::array<unsigned char, 3> ramp(double t) {
 
 void write_field_png(const std::string& path, const std::vector<double>& values, long width, long height) {
   if (path.empty()) return;
-  const auto [lo_it, hi_it] = std::minmax_element(values.begin(), values.end());
-  const double lo = *lo_it, span = *hi_it - *lo_it > 0 ? *hi_it - *lo_it : 1.0;
+  // The colour scale spans the finite values; NaN or infinite cells are drawn
+  // black rather than indexing the ramp with an undefined position.
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const double v : values) {
+    if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+  }
+  const double span = hi - lo > 0 ? hi - lo : 1.0;
   write_atomically(path, [&](std::FILE* f) {
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
     png_infop info = png ? png_create_info_struct(png) : nullptr;
@@ -47,7 +54,8 @@ void write_field_png(const std::string& path, const std::vector<double>& values,
     std::vector<unsigned char> row(static_cast<std::size_t>(3 * width));
     for (long y = 0; y < height; ++y) {
       for (long x = 0; x < width; ++x) {
-        const auto rgb = ramp((values[static_cast<std::size_t>(y * width + x)] - lo) / span);
+        const double v = values[static_cast<std::size_t>(y * width + x)];
+        const auto rgb = std::isfinite(v) ? ramp((v - lo) / span) : std::array<unsigned char, 3>{0, 0, 0};
         std::copy(rgb.begin(), rgb.end(), row.begin() + 3 * x);
       }
       png_write_row(png, row.data());
