@@ -82,6 +82,7 @@ class HeightCache : public testing::Test {
     std::ifstream in(file_);
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   }
+  void write_file(const std::string& text) const { std::ofstream(file_) << text; }
 
   trapeze::HeightDecision decide(trapeze::Runtime& runtime) {
     return trapeze::decide_height(runtime, apps::Jacobi2D<float>{}, "jacobi2d-test",
@@ -106,7 +107,7 @@ TEST_F(HeightCache, CorruptFileIsRebuilt) {
   trapeze::Runtime runtime({"lws", 2});
   for (const std::string& garbage : {std::string("{\"version\": 1, \"machine\": "), std::string("\x01\x02 not json"),
                                     std::string("[1, 2, 3]")}) {
-    std::ofstream(file_) << garbage;
+    write_file(garbage);
     const auto decision = decide(runtime);
     EXPECT_TRUE(decision.profiled) << garbage;
     EXPECT_GE(decision.height, 1);
@@ -121,7 +122,7 @@ TEST_F(HeightCache, EntryWithBadNumbersIsRebuilt) {
   const auto at = text.find("\"seconds_per_cell\"");
   ASSERT_NE(at, std::string::npos);
   text.replace(text.find(':', at) + 1, 0, " -");  // a negative cost
-  std::ofstream(file_) << text;
+  write_file(text);
   EXPECT_TRUE(decide(runtime).profiled);
 }
 
@@ -133,7 +134,7 @@ TEST_F(HeightCache, FileFromAnotherMachineIsRebuilt) {
   const auto at = text.find(machine);
   ASSERT_NE(at, std::string::npos);
   text.replace(at, machine.size(), "Some Other CPU; 128 cores");
-  std::ofstream(file_) << text;
+  write_file(text);
   EXPECT_TRUE(decide(runtime).profiled);
   const std::string rewritten = read_file();
   EXPECT_NE(rewritten.find(machine), std::string::npos);
@@ -148,7 +149,7 @@ TEST_F(HeightCache, EntryFromAnotherBuildIsRebuilt) {
   ASSERT_NE(at, std::string::npos);
   const auto value = text.find('"', text.find(':', at));
   text.insert(value + 1, "an older build of ");
-  std::ofstream(file_) << text;
+  write_file(text);
   EXPECT_TRUE(decide(runtime).profiled) << "a profile of another build of the program must not be reused";
   EXPECT_FALSE(decide(runtime).profiled);
 }

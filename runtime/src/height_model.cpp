@@ -96,24 +96,18 @@ HeightChoice choose_height(const CostModel& costs, const ModelShape& shape) {
                          })->predicted_seconds_per_step;
   // Past the knee the predicted curve is flat, and within that flat part the
   // model cannot rank heights: what it leaves out (partial cache reuse,
-  // fewer stages to overlap, a shorter last stage) moves the measured
-  // optimum anywhere in it. The height in the middle of it (geometric mean
-  // of its ends) is then the one furthest from both ends, so the least
-  // hurt by where the true optimum lies.
-  int lowest = 0, highest = 0;
+  // fewer stages to overlap, the row alignment of the padded tile) moves the
+  // measured optimum anywhere in it. The height in the middle of it
+  // (geometric mean of its ends) is then the one furthest from both ends, so
+  // the least hurt by where the true optimum lies.
+  std::vector<HeightChoice> flat;
   for (const HeightChoice& p : predictions) {
-    if (p.predicted_seconds_per_step > fastest * (1 + flat_tolerance)) continue;
-    if (lowest == 0) lowest = p.height;
-    highest = p.height;
+    if (p.predicted_seconds_per_step <= fastest * (1 + flat_tolerance)) flat.push_back(p);
   }
-  const double middle = std::sqrt(static_cast<double>(lowest) * highest);
-  const HeightChoice* choice = nullptr;
-  for (const HeightChoice& p : predictions) {
-    if (p.predicted_seconds_per_step > fastest * (1 + flat_tolerance)) continue;
-    if (!choice || std::fabs(p.height - middle) < std::fabs(choice->height - middle)) choice = &p;
-  }
-  if (choice) return *choice;
-  return predictions.front();
+  const double middle = std::sqrt(static_cast<double>(flat.front().height) * flat.back().height);
+  return *std::min_element(flat.begin(), flat.end(), [middle](const HeightChoice& a, const HeightChoice& b) {
+    return std::fabs(a.height - middle) < std::fabs(b.height - middle);
+  });
 }
 
 }  // namespace trapeze
