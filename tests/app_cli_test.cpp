@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -58,6 +60,17 @@ class AppCli : public testing::Test {
     EXPECT_NE(r.err.find(value), std::string::npos) << "error does not name '" << value << "': " << r.err;
     EXPECT_FALSE(fs::exists(output)) << "output file left behind";
     EXPECT_FALSE(fs::exists(output.string() + ".tmp")) << "temporary file left behind";
+  }
+
+  // HotSpot given these temperature and power files (for a 2x2 grid) fails cleanly naming `value`.
+  void expect_hotspot_input_error(const std::string& temperatures, const std::string& powers,
+                                  const std::string& value) {
+    const fs::path out = dir_ / "o.txt", temp = dir_ / "temp.txt", power = dir_ / "power.txt";
+    write(temp, temperatures);
+    write(power, powers);
+    expect_clean_error(run("hotspot", "--size 2x2 --temp " + temp.string() + " --power " + power.string() +
+                                          " --output " + out.string()),
+                       value, out);
   }
 
   fs::path dir_;
@@ -140,30 +153,42 @@ TEST_F(AppCli, RejectsMissingInputFile) {
 }
 
 TEST_F(AppCli, RejectsMalformedInputFile) {
-  const fs::path out = dir_ / "o.txt", temp = dir_ / "temp.txt", power = dir_ / "power.txt";
-  write(temp, "1\n2\nthree\n4\n");
-  write(power, "1\n2\n3\n4\n");
-  expect_clean_error(run("hotspot", "--size 2x2 --temp " + temp.string() + " --power " + power.string() +
-                                        " --output " + out.string()),
-                     "line 3", out);
+  expect_hotspot_input_error("1\n2\nthree\n4\n", "1\n2\n3\n4\n", "line 3");
 }
 
 TEST_F(AppCli, RejectsTruncatedInputFile) {
-  const fs::path out = dir_ / "o.txt", temp = dir_ / "temp.txt", power = dir_ / "power.txt";
-  write(temp, "1\n2\n3\n4\n");
-  write(power, "1\n2\n3\n");
-  expect_clean_error(run("hotspot", "--size 2x2 --temp " + temp.string() + " --power " + power.string() +
-                                        " --output " + out.string()),
-                     "has 3 values, expected 4", out);
+  expect_hotspot_input_error("1\n2\n3\n4\n", "1\n2\n3\n", "has 3 values, expected 4");
 }
 
 TEST_F(AppCli, RejectsSizeThatDoesNotMatchInputFile) {
-  const fs::path out = dir_ / "o.txt", temp = dir_ / "temp.txt", power = dir_ / "power.txt";
-  write(temp, "1\n2\n3\n4\n5\n6\n");
-  write(power, "1\n2\n3\n4\n5\n6\n");
-  expect_clean_error(run("hotspot", "--size 2x2 --temp " + temp.string() + " --power " + power.string() +
-                                        " --output " + out.string()),
-                     "more than the 4 values", out);
+  expect_hotspot_input_error("1\n2\n3\n4\n5\n6\n", "1\n2\n3\n4\n5\n6\n", "more than the 4 values");
+}
+
+// The default demo's size is above the size where Rodinia's own time step
+// diverges (tests/hotspot_physics_test.cpp): the field the user sees is finite
+// and stays between the coolest start value and a few degrees above the hottest.
+TEST_F(AppCli, HotspotDemoSizeFieldStaysFinite) {
+  const fs::path start = dir_ / "start.txt", out = dir_ / "field.txt";
+  const Result r = run("hotspot", "--size 2048x2048 --steps 60 --save-temp " + start.string() + " --output " +
+                                      out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto range_of = [](const fs::path& p, bool indexed) {
+    std::ifstream in(p);
+    double low = 1e30, high = -1e30, index = 0, value = 0;
+    long count = 0;
+    while ((indexed ? static_cast<bool>(in >> index >> value) : static_cast<bool>(in >> value))) {
+      EXPECT_TRUE(std::isfinite(value)) << p << " value " << count;
+      low = std::min(low, value);
+      high = std::max(high, value);
+      ++count;
+    }
+    EXPECT_EQ(count, 2048L * 2048L) << p;
+    return std::pair{low, high};
+  };
+  const auto [start_low, start_high] = range_of(start, false);
+  const auto [low, high] = range_of(out, true);
+  EXPECT_GE(low, start_low);
+  EXPECT_LE(high, start_high + 5.0);
 }
 
 TEST_F(AppCli, RejectsUnwritableOutputBeforeComputing) {
