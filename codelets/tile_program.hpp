@@ -27,6 +27,7 @@ struct TileProgram {
   int updated_fields = 1;
   int constant_fields = 0;
   Index constant_planes = 1;
+  Index buffer_stride = 0;  // elements from the first padded buffer to the second
   std::vector<Box> input_destinations;  // one per input strip buffer, in task order
   std::vector<WrapCopy> self_wraps;     // periodic wrap onto the tile itself
   std::vector<Box> output_sources;      // one per output strip buffer, in task order

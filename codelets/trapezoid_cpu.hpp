@@ -60,8 +60,8 @@ void trapezoid_cpu(void* buffers[], void* cl_arg) {
   const Index padded_cells = p.padded_cells();
 
   T* tile = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[0]));
-  T* current = tile + args.current * fields * padded_cells;
-  T* next = tile + (1 - args.current) * fields * padded_cells;
+  T* current = tile + args.current * p.buffer_stride;
+  T* next = tile + (1 - args.current) * p.buffer_stride;
   int buffer = 1;
   const T* constants = nullptr;
   if (p.constant_fields > 0) constants = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[buffer++]));
@@ -99,7 +99,7 @@ void publish_cpu(void* buffers[], void* cl_arg) {
   starpu_codelet_unpack_args(cl_arg, &args);
   const TileProgram& p = *args.program;
   const T* tile = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[0]));
-  publish_strips(tile + args.current * p.updated_fields * p.padded_cells(), p, buffers, 1);
+  publish_strips(tile + args.current * p.buffer_stride, p, buffers, 1);
 }
 
 }  // namespace trapeze

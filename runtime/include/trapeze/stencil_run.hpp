@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "codelets/gather_cpu.hpp"
 #include "codelets/trapezoid_cpu.hpp"
 #include "trapeze/data_handle.hpp"
 #include "trapeze/error.hpp"
@@ -81,10 +82,11 @@ class StencilRun {
     strips_current_ = false;  // the last stage skips publishing: nobody reads it
   }
 
-  // Blocks until every submitted task has run, then copies the tiles back into the grid.
+  // Copies the tiles back into the grid (one task per tile, each after its
+  // tile's last stage) and blocks until every submitted task has run.
   void wait(const ProgressCallback& progress = {}) {
+    submit_gather();
     wait_for_tasks(progress);
-    tiles_.gather(grid_, current_buffer());
   }
 
   Index steps_submitted() const { return steps_submitted_; }
@@ -120,6 +122,12 @@ class StencilRun {
     publish_codelet_.cpu_funcs_name[0] = "publish_cpu";
     publish_codelet_.nbuffers = STARPU_VARIABLE_NBUFFERS;
     publish_codelet_.name = "publish";
+    starpu_codelet_init(&gather_codelet_);
+    gather_codelet_.cpu_funcs[0] = &gather_cpu<T>;
+    gather_codelet_.cpu_funcs_name[0] = "gather_cpu";
+    gather_codelet_.nbuffers = 1;
+    gather_codelet_.modes[0] = STARPU_R;
+    gather_codelet_.name = "gather";
   }
 
   static void on_stage_done(void* arg) {
@@ -127,7 +135,8 @@ class StencilRun {
     p->stages.fetch_add(1);
     p->run->task_done();
   }
-  static void on_publish_done(void* arg) { static_cast<StencilRun*>(arg)->task_done(); }
+  // Publish and gather tasks (copies) only count towards completion.
+  static void on_copy_done(void* arg) { static_cast<StencilRun*>(arg)->task_done(); }
 
   // Counts under the lock, so the waiter (which checks under it too) cannot see
   // the last task done and destroy this object while a callback still uses
@@ -152,9 +161,17 @@ class StencilRun {
       std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_R}};
       tiles_.append_outputs(t, read_version_, data);
       const PublishArgs args{&tiles_.program(t), current_buffer()};
-      insert(&publish_codelet_, data, &args, sizeof args, &on_publish_done, this, t);
+      insert(&publish_codelet_, data, &args, sizeof args, &on_copy_done, this, t);
     }
     strips_current_ = true;
+  }
+
+  void submit_gather() {
+    for (int t = 0; t < tiling_.count(); ++t) {
+      std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_R}};
+      const GatherArgs<T> args{&tiles_.program(t), &grid_, current_buffer()};
+      insert(&gather_codelet_, data, &args, sizeof args, &on_copy_done, this, t);
+    }
   }
 
   void submit_stage(int steps, bool publish) {
@@ -191,6 +208,7 @@ class StencilRun {
   std::vector<TileProgress> progress_;
   starpu_codelet stage_codelet_{};
   starpu_codelet publish_codelet_{};
+  starpu_codelet gather_codelet_{};
   Index steps_submitted_ = 0;
   std::atomic<Index> tasks_submitted_{0};
   std::atomic<Index> tasks_completed_{0};
