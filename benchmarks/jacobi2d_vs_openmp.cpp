@@ -2,7 +2,7 @@
 // plain OpenMP loop over the same array and the machine's measured copy
 // bandwidth, in one process. Prints Google Benchmark's table, then ratios.
 //
-//   build/benchmarks/jacobi2d_vs_openmp --size 4096 --steps 50 --tile 256x256 --heights 1,4
+//   build/benchmarks/jacobi2d_vs_openmp --size 16384 --steps 64 --heights 1,16 --tile auto,4096x512
 #include <benchmark/benchmark.h>
 #include <fmt/core.h>
 #include <omp.h>
@@ -49,6 +49,16 @@ class RatioReporter : public benchmark::ConsoleReporter {
   }
 };
 
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> parts;
+  for (std::size_t at = 0; at <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    parts.push_back(text.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return parts;
+}
+
 std::string cpu_model() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
@@ -59,18 +69,19 @@ std::string cpu_model() {
 }
 
 void print_ratios(const std::map<std::string, double>& rate, const std::vector<int>& heights,
-                  const std::string& what) {
+                  const std::map<int, std::string>& tile_used, const std::string& what) {
   const double bandwidth = rate.at("copy_bandwidth");  // bytes/s, read + write
   // At h = 1 each cell update must at least read and write one float: 8 bytes.
   const double limit = bandwidth / 8.0;
   const double openmp = rate.at("openmp_loop");
   fmt::print("\njacobi2d {} on {} ({} cores)\n", what, cpu_model(), std::thread::hardware_concurrency());
   fmt::print("copy bandwidth {:.2f} GB/s -> memory limit at h=1: {:.3f} GCUPS\n", bandwidth / 1e9, limit / 1e9);
-  fmt::print("{:<14} {:>9} {:>12} {:>12}\n", "variant", "GCUPS", "vs OpenMP", "vs limit");
-  fmt::print("{:<14} {:>9.3f} {:>12.3f} {:>12.3f}\n", "openmp_loop", openmp / 1e9, 1.0, openmp / limit);
+  fmt::print("{:<14} {:>9} {:>12} {:>12} {:>12}\n", "variant", "GCUPS", "vs OpenMP", "vs limit", "tile");
+  fmt::print("{:<14} {:>9.3f} {:>12.3f} {:>12.3f} {:>12}\n", "openmp_loop", openmp / 1e9, 1.0, openmp / limit, "-");
   for (int h : heights) {
     const double r = rate.at(fmt::format("trapeze_h{}", h));
-    fmt::print("{:<14} {:>9.3f} {:>12.3f} {:>12.3f}\n", fmt::format("trapeze_h{}", h), r / 1e9, r / openmp, r / limit);
+    fmt::print("{:<14} {:>9.3f} {:>12.3f} {:>12.3f} {:>12}\n", fmt::format("trapeze_h{}", h), r / 1e9, r / openmp,
+               r / limit, tile_used.at(h));
   }
 }
 
@@ -81,22 +92,26 @@ int main(int argc, char** argv) {
   Settings s;
   cli.add_option("--size", s.size, "domain, e.g. 4096 or 4096x4096")->capture_default_str();
   cli.add_option("--steps", s.steps, "time steps per measurement")->capture_default_str();
-  cli.add_option("--tile", s.tile, "Trapeze tile size")->capture_default_str();
+  cli.add_option("--tile", s.tile, "Trapeze tile size (auto or e.g. 4096x512), or one per height, comma-separated")
+      ->capture_default_str();
   cli.add_option("--heights", s.heights, "comma-separated trapezoid heights to run")->capture_default_str();
   cli.add_option("--repetitions", s.repetitions, "repetitions (the median is reported)")->capture_default_str();
   return apps::app_main("jacobi2d_vs_openmp", cli, argc, argv, [&] {
     const trapeze::Extent n = apps::parse_extent(s.size, 2, "size");
     std::vector<int> heights;
-    for (std::size_t at = 0; at <= s.heights.size();) {
-      const std::size_t comma = std::min(s.heights.find(',', at), s.heights.size());
-      heights.push_back(apps::parse_height(s.heights.substr(at, comma - at)));
-      at = comma + 1;
+    for (const std::string& h : split_commas(s.heights)) heights.push_back(apps::parse_height(h));
+    const std::vector<std::string> tiles = split_commas(s.tile);
+    if (tiles.size() != 1 && tiles.size() != heights.size()) {
+      throw trapeze::Error(fmt::format("--tile '{}': give one tile or one per height ({} heights)", s.tile, heights.size()));
     }
+    std::map<int, std::string> tile_of;  // by height: "auto" or an extent
+    for (std::size_t i = 0; i < heights.size(); ++i) tile_of[heights[i]] = tiles[tiles.size() == 1 ? 0 : i];
     const double cells = static_cast<double>(n[0] * n[1]);
     std::vector<float> initial(static_cast<std::size_t>(n[0] * n[1]));
     apps::fill_random(initial, 7, 0.0, 1.0);
 
     std::vector<benchmark::internal::Benchmark*> registered;
+    std::map<int, std::string> tile_used;  // by height
     // STREAM-style copy over two arrays of the domain's size: the memory limit.
     registered.push_back(benchmark::RegisterBenchmark("copy_bandwidth", [&](benchmark::State& state) {
       std::vector<float> a(initial), b(initial.size());
@@ -127,8 +142,9 @@ int main(int argc, char** argv) {
         // StarPU's workers live only while this benchmark runs, so they do not
         // compete with the OpenMP threads of the others.
         trapeze::Runtime runtime;
-        const trapeze::Extent tile = s.tile == "auto" ? trapeze::choose_tile(n, 2, runtime.worker_count())
-                                                      : apps::parse_extent(s.tile, 2, "tile size");
+        const trapeze::Extent tile = tile_of.at(h) == "auto" ? trapeze::choose_tile(n, 2, runtime.worker_count(), h)
+                                                             : apps::parse_extent(tile_of.at(h), 2, "tile size");
+        tile_used[h] = trapeze::to_string(tile, 2);
         for (auto _ : state) {
           state.PauseTiming();
           trapeze::Grid<float> grid(n, 2, 1);
@@ -151,8 +167,7 @@ int main(int argc, char** argv) {
     benchmark::Initialize(&benchmark_argc, benchmark_argv);
     RatioReporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);
-    print_ratios(reporter.median_rate, heights, fmt::format("{}x{} float, {} steps, tile {}", n[0], n[1], s.steps,
-                                                             s.tile == "auto" ? "auto" : s.tile));
+    print_ratios(reporter.median_rate, heights, tile_used, fmt::format("{}x{} float, {} steps", n[0], n[1], s.steps));
     return 0;
   });
 }

@@ -46,6 +46,8 @@ TEST(Tiling, TileLargerThanDomainIsClipped) {
 
 TEST(Tiling, AutoTileKeepsWholeRowsAndFeedsEveryWorker) {
   EXPECT_EQ(trapeze::choose_tile({4096, 4096, 1}, 2, 2), (Extent{4096, 512, 1}));
+  EXPECT_EQ(trapeze::choose_tile({4096, 4096, 1}, 2, 2, 8), (Extent{4096, 512, 1}));
+  EXPECT_EQ(trapeze::choose_tile({4096, 4096, 1}, 2, 2, 1), (Extent{4096, 1024, 1}));  // h = 1: 2 per worker
   EXPECT_EQ(trapeze::choose_tile({64, 64, 3}, 3, 4), (Extent{64, 11, 1}));  // 3 x 6 tiles
   EXPECT_EQ(trapeze::choose_tile({1000, 1, 1}, 1, 2), (Extent{125, 1, 1}));
 }

@@ -96,8 +96,9 @@ HeightRange parse_height_range(const std::string& text) {
 
 trapeze::Plan make_plan(const CommonOptions& o, int dims, const trapeze::Extent& domain, int workers) {
   trapeze::Plan plan;
-  plan.tile = o.tile == "auto" ? trapeze::choose_tile(domain, dims, workers) : parse_extent(o.tile, dims, "tile size");
   plan.height = parse_height(requested_height(o));
+  plan.tile = o.tile == "auto" ? trapeze::choose_tile(domain, dims, workers, plan.height)
+                               : parse_extent(o.tile, dims, "tile size");
   plan.mode = trapeze::parse_trapezoid_mode(o.mode);
   return plan;
 }

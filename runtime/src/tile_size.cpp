@@ -4,9 +4,9 @@
 
 namespace trapeze {
 
-Extent choose_tile(const Extent& domain, int dims, int workers) {
+Extent choose_tile(const Extent& domain, int dims, int workers, int height) {
   Extent tile = domain;
-  Index wanted = static_cast<Index>(std::max(1, workers)) * tiles_per_worker;
+  Index wanted = static_cast<Index>(std::max(1, workers)) * (height == 1 ? tiles_per_worker_at_height_1 : tiles_per_worker);
   // Cut from the slowest dimension down, never x unless the domain is 1-D.
   for (int d = dims - 1; d >= 0 && wanted > 1; --d) {
     if (d == 0 && dims > 1) break;
