@@ -12,7 +12,7 @@ export STARPU_SILENT=1
 apps="$repo_root/build/apps"
 sweep() {  # app size steps extra...
   local app=$1 size=$2 steps=$3; shift 3
-  "$apps/$app" --size "$size" --steps "$steps" --sweep-height 1:32 --sweep-csv "$out/$app-sweep.csv" "$@" 2>/dev/null
+  "$apps/$app" --size "$size" --steps "$steps" --sweep-height 1:32 --sweep-csv "$out/$app-sweep.csv" "$@" 2>/dev/null | tee "$out/$app-sweep.txt" | tail -3
   /usr/bin/python3 "$repo_root/scripts/plot_height_sweep.py" "$out/$app-sweep.csv" "$out/$app-sweep.png" >/dev/null
 }
 part=${2:-all}
