@@ -29,8 +29,8 @@ namespace {
 struct Settings {
   std::string size = "4096";
   long steps = 50;
-  std::string tile = "auto";
-  std::string heights = "1";
+  std::vector<std::string> tiles{"auto"};   // one, or one per height
+  std::vector<std::string> heights{"1"};
   int repetitions = 5;
 };
 
@@ -41,23 +41,14 @@ class RatioReporter : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
-      if (run.aggregate_name == "median") {
+      // With one repetition there are no aggregates: the run is its own median.
+      if (run.aggregate_name == "median" || run.run_type == Run::RT_Iteration) {
         const auto rate = run.counters.find("rate");
         if (rate != run.counters.end()) median_rate[run.run_name.function_name] = rate->second.value;
       }
     }
   }
 };
-
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> parts;
-  for (std::size_t at = 0; at <= text.size();) {
-    const std::size_t comma = std::min(text.find(',', at), text.size());
-    parts.push_back(text.substr(at, comma - at));
-    at = comma + 1;
-  }
-  return parts;
-}
 
 std::string cpu_model() {
   std::ifstream in("/proc/cpuinfo");
@@ -91,18 +82,22 @@ int main(int argc, char** argv) {
   CLI::App cli{"jacobi2d: Trapeze vs a plain OpenMP loop vs copy bandwidth"};
   Settings s;
   cli.add_option("--size", s.size, "domain, e.g. 4096 or 4096x4096")->capture_default_str();
-  cli.add_option("--steps", s.steps, "time steps per measurement")->capture_default_str();
-  cli.add_option("--tile", s.tile, "Trapeze tile size (auto or e.g. 4096x512), or one per height, comma-separated")
+  cli.add_option("--steps", s.steps, "time steps per measurement")->check(CLI::Range(1, 1000000))->capture_default_str();
+  cli.add_option("--tile", s.tiles, "Trapeze tile size (auto or e.g. 4096x512), or one per height, comma-separated")
+      ->delimiter(',')
       ->capture_default_str();
-  cli.add_option("--heights", s.heights, "comma-separated trapezoid heights to run")->capture_default_str();
-  cli.add_option("--repetitions", s.repetitions, "repetitions (the median is reported)")->capture_default_str();
+  cli.add_option("--heights", s.heights, "comma-separated trapezoid heights to run")
+      ->delimiter(',')
+      ->capture_default_str();
+  cli.add_option("--repetitions", s.repetitions, "repetitions (the median is reported)")->check(CLI::Range(1, 1000))->capture_default_str();
   return apps::app_main("jacobi2d_vs_openmp", cli, argc, argv, [&] {
     const trapeze::Extent n = apps::parse_extent(s.size, 2, "size");
     std::vector<int> heights;
-    for (const std::string& h : split_commas(s.heights)) heights.push_back(apps::parse_height(h));
-    const std::vector<std::string> tiles = split_commas(s.tile);
+    for (const std::string& h : s.heights) heights.push_back(apps::parse_height(h));
+    const std::vector<std::string>& tiles = s.tiles;
     if (tiles.size() != 1 && tiles.size() != heights.size()) {
-      throw trapeze::Error(fmt::format("--tile '{}': give one tile or one per height ({} heights)", s.tile, heights.size()));
+      throw trapeze::Error(fmt::format("--tile: give one tile or one per height; got {} tiles for {} heights",
+                                       tiles.size(), heights.size()));
     }
     std::map<int, std::string> tile_of;  // by height: "auto" or an extent
     for (std::size_t i = 0; i < heights.size(); ++i) tile_of[heights[i]] = tiles[tiles.size() == 1 ? 0 : i];

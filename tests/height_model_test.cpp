@@ -84,6 +84,22 @@ class HeightCache : public testing::Test {
   }
   void write_file(const std::string& text) const { std::ofstream(file_) << text; }
 
+  // Profiles into the cache file, then replaces the file with edit(its text).
+  template <typename Edit>
+  void profile_then_edit(trapeze::Runtime& runtime, Edit edit) {
+    decide(runtime);
+    write_file(edit(read_file()));
+  }
+
+  // `text` with the first `from` replaced by `to` (a failure, and the text
+  // unchanged, when `from` is missing).
+  static std::string replace_first(std::string text, const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from << " not in the cache file";
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+    return text;
+  }
+
   trapeze::HeightDecision decide(trapeze::Runtime& runtime) {
     return trapeze::decide_height(runtime, apps::Jacobi2D<float>{}, "jacobi2d-test",
                                   jacobi_shape({2048, 2048, 1}, {2048, 256, 1}, trapeze::TrapezoidMode::shrink), file_);
@@ -117,24 +133,16 @@ TEST_F(HeightCache, CorruptFileIsRebuilt) {
 
 TEST_F(HeightCache, EntryWithBadNumbersIsRebuilt) {
   trapeze::Runtime runtime({"lws", 2});
-  decide(runtime);
-  std::string text = read_file();
-  const auto at = text.find("\"seconds_per_cell\"");
-  ASSERT_NE(at, std::string::npos);
-  text.replace(text.find(':', at) + 1, 0, " -");  // a negative cost
-  write_file(text);
+  profile_then_edit(runtime, [](const std::string& text) {  // a negative cost
+    return replace_first(text, "\"seconds_per_cell\": ", "\"seconds_per_cell\": -");
+  });
   EXPECT_TRUE(decide(runtime).profiled);
 }
 
 TEST_F(HeightCache, FileFromAnotherMachineIsRebuilt) {
   trapeze::Runtime runtime({"lws", 2});
-  decide(runtime);
-  std::string text = read_file();
   const std::string machine = trapeze::machine_fingerprint();
-  const auto at = text.find(machine);
-  ASSERT_NE(at, std::string::npos);
-  text.replace(at, machine.size(), "Some Other CPU; 128 cores");
-  write_file(text);
+  profile_then_edit(runtime, [&](const std::string& text) { return replace_first(text, machine, "Some Other CPU; 128 cores"); });
   EXPECT_TRUE(decide(runtime).profiled);
   const std::string rewritten = read_file();
   EXPECT_NE(rewritten.find(machine), std::string::npos);
@@ -143,13 +151,9 @@ TEST_F(HeightCache, FileFromAnotherMachineIsRebuilt) {
 
 TEST_F(HeightCache, EntryFromAnotherBuildIsRebuilt) {
   trapeze::Runtime runtime({"lws", 2});
-  decide(runtime);
-  std::string text = read_file();
-  const auto at = text.find("\"build\"");
-  ASSERT_NE(at, std::string::npos);
-  const auto value = text.find('"', text.find(':', at));
-  text.insert(value + 1, "an older build of ");
-  write_file(text);
+  profile_then_edit(runtime, [](const std::string& text) {
+    return replace_first(text, "\"build\": \"", "\"build\": \"an older build of ");
+  });
   EXPECT_TRUE(decide(runtime).profiled) << "a profile of another build of the program must not be reused";
   EXPECT_FALSE(decide(runtime).profiled);
 }

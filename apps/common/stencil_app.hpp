@@ -69,6 +69,20 @@ double timed_run(trapeze::Runtime& runtime, const S& stencil, trapeze::Grid<type
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// One timed run at height h from a fresh copy of `initial`.
+template <trapeze::Stencil S>
+double timed_run_at(trapeze::Runtime& runtime, const S& stencil, const trapeze::Grid<typename S::value_type>& initial,
+                    trapeze::Plan plan, int h, trapeze::Index steps) {
+  plan.height = h;
+  auto grid = initial;
+  return timed_run(runtime, stencil, grid, plan, steps);
+}
+
+inline double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
 struct HeadToHead {
   double ratio;  // median time at `other` / median time at `chosen`: throughput of chosen relative to other
   int rounds;
@@ -77,7 +91,8 @@ struct HeadToHead {
 // `chosen` against `other`, each once per round in a random order; medians.
 template <trapeze::Stencil S>
 HeadToHead head_to_head(trapeze::Runtime& runtime, const S& stencil, const trapeze::Grid<typename S::value_type>& initial,
-                        trapeze::Plan plan, trapeze::Index steps, int chosen, int other, const char* progress_name) {
+                        const trapeze::Plan& plan, trapeze::Index steps, int chosen, int other,
+                        const char* progress_name) {
   constexpr int rounds = 9;
   std::vector<double> chosen_seconds, other_seconds;
   std::mt19937 coin(54321);
@@ -85,18 +100,13 @@ HeadToHead head_to_head(trapeze::Runtime& runtime, const S& stencil, const trape
     const bool chosen_first = coin() & 1;
     for (int turn = 0; turn < 2; ++turn) {
       const bool run_chosen = (turn == 0) == chosen_first;
-      plan.height = run_chosen ? chosen : other;
-      auto grid = initial;
-      (run_chosen ? chosen_seconds : other_seconds).push_back(timed_run(runtime, stencil, grid, plan, steps));
+      (run_chosen ? chosen_seconds : other_seconds)
+          .push_back(timed_run_at(runtime, stencil, initial, plan, run_chosen ? chosen : other, steps));
     }
     if (progress_name) fmt::print(stderr, "\r{}: head to head, round {} of {}   ", progress_name, round + 1, rounds);
   }
   if (progress_name) fmt::print(stderr, "\n");
-  auto median = [](std::vector<double>& v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
-  return {median(other_seconds) / median(chosen_seconds), rounds};
+  return {median_of(other_seconds) / median_of(chosen_seconds), rounds};
 }
 
 // --sweep-height A:B: every height on a copy of the initial grid (median of
@@ -104,7 +114,7 @@ HeadToHead head_to_head(trapeze::Runtime& runtime, const S& stencil, const trape
 // next to the model's prediction; a table and a CSV.
 template <trapeze::Stencil S>
 int run_height_sweep(const char* name, const CommonOptions& options, trapeze::Runtime& runtime, const S& stencil,
-                     const trapeze::Grid<typename S::value_type>& initial, trapeze::Plan plan,
+                     const trapeze::Grid<typename S::value_type>& initial, const trapeze::Plan& plan,
                      const trapeze::ModelShape& shape, const trapeze::HeightDecision& decision) {
   const HeightRange range = parse_height_range(options.sweep_height);
   const std::string csv = options.sweep_csv.empty() ? std::string(name) + "-height-sweep.csv" : options.sweep_csv;
@@ -129,15 +139,12 @@ int run_height_sweep(const char* name, const CommonOptions& options, trapeze::Ru
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::shuffle(order.begin(), order.end(), shuffle_order);
     for (std::size_t done = 0; done < order.size(); ++done) {
-      plan.height = heights[order[done]];
-      auto grid = initial;
-      seconds[order[done]].push_back(timed_run(runtime, stencil, grid, plan, options.steps));
+      seconds[order[done]].push_back(timed_run_at(runtime, stencil, initial, plan, heights[order[done]], options.steps));
       if (!options.json) fmt::print(stderr, "\r{}: sweep round {} of {}, {} of {} heights   ", name, round + 1, rounds, done + 1, order.size());
     }
   }
   for (std::size_t i = 0; i < heights.size(); ++i) {
-    std::sort(seconds[i].begin(), seconds[i].end());
-    rows.push_back({heights[i], seconds[i][rounds / 2] / static_cast<double>(options.steps),
+    rows.push_back({heights[i], median_of(seconds[i]) / static_cast<double>(options.steps),
                     trapeze::predict_seconds_per_step(decision.costs, shape, heights[i])});
   }
   if (!options.json) fmt::print(stderr, "\n");
