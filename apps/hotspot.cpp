@@ -1,5 +1,7 @@
 // hotspot: Rodinia HotSpot. Reads Rodinia's temperature and power files (one
 // value per line, row-major) or generates a chip, and writes Rodinia's output.
+#include <span>
+
 #include "common/field_values.hpp"
 #include "common/stencil_app.hpp"
 #include "stencils/hotspot.hpp"
@@ -25,12 +27,12 @@ void generate_chip(trapeze::Grid<float>& grid, std::uint64_t seed) {
   }
 }
 
-void load(const std::string& path, long expected, const std::string& what, std::vector<float>& into) {
+void load(const std::string& path, long expected, const std::string& what, std::span<float> into) {
   const std::vector<double> values = apps::read_values(path, expected, what);
   std::copy(values.begin(), values.end(), into.begin());
 }
 
-void save_input(const std::string& path, const std::vector<float>& values) {
+void save_input(const std::string& path, std::span<const float> values) {
   apps::write_atomically(path, [&](std::FILE* f) {
     for (float v : values) fmt::print(f, "{}\n", v);
   });

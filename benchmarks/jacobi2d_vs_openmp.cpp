@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
         for (auto _ : state) {
           state.PauseTiming();
           trapeze::Grid<float> grid(n, 2, 1);
-          grid.updated() = initial;
+          grid.updated().assign(initial);
           trapeze::StencilRun run(runtime, apps::Jacobi2D<float>{}, grid, trapeze::Plan{tile, h});
           state.ResumeTiming();
           run.submit(s.steps);

@@ -15,7 +15,7 @@ inline std::uint64_t fresh_seed() { return std::random_device{}(); }
 template <typename T>
 void randomise(trapeze::Grid<T>& grid, std::uint64_t seed) {
   std::mt19937_64 engine(seed);
-  auto fill = [&](std::vector<T>& values) {
+  auto fill = [&](auto& values) {
     if constexpr (std::is_floating_point_v<T>) {
       std::uniform_real_distribution<T> pick(T(0), T(1));
       for (T& v : values) v = pick(engine);

@@ -13,8 +13,10 @@
 
 namespace apps {
 
-template <typename T>
-void fill_random(std::vector<T>& values, std::uint64_t seed, double lo, double hi) {
+// `Values` is a std::vector or a grid's FieldBuffer.
+template <typename Values>
+void fill_random(Values& values, std::uint64_t seed, double lo, double hi) {
+  using T = typename Values::value_type;
   std::mt19937_64 engine(seed);
   if constexpr (std::is_floating_point_v<T>) {
     std::uniform_real_distribution<T> pick(static_cast<T>(lo), static_cast<T>(hi));
@@ -25,15 +27,15 @@ void fill_random(std::vector<T>& values, std::uint64_t seed, double lo, double h
   }
 }
 
-template <typename T>
-void write_indexed(const std::string& path, const std::vector<T>& values) {
+template <typename Values>
+void write_indexed(const std::string& path, const Values& values) {
   write_atomically(path, [&](std::FILE* f) {
     for (std::size_t i = 0; i < values.size(); ++i) fmt::print(f, "{}\t{}\n", i, +values[i]);
   });
 }
 
-template <typename T>
-std::vector<double> as_doubles(const std::vector<T>& values) {
+template <typename Values>
+std::vector<double> as_doubles(const Values& values) {
   return std::vector<double>(values.begin(), values.end());
 }
 

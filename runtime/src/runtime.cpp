@@ -6,6 +6,7 @@
 #include <string>
 
 #include "trapeze/error.hpp"
+#include "trapeze/tile_interface.hpp"
 
 namespace trapeze {
 
@@ -45,6 +46,7 @@ Runtime::Runtime(const RuntimeOptions& options) {
     if (rc == -ENODEV) throw Error("StarPU found no worker to run tasks on (STARPU_NCPU=0 and no GPU?)");
     throw RuntimeError("starpu_init", rc);
   }
+  tile_interface_ = std::make_unique<TileInterfaceOps>();
 }
 
 Runtime::~Runtime() {
@@ -62,5 +64,17 @@ std::string Runtime::scheduler() const {
 }
 
 void Runtime::wait_for_all() const { starpu_task_wait_for_all(); }
+
+starpu_perfmodel& Runtime::history_model(const std::string& symbol, uint32_t (*footprint)(starpu_task*)) {
+  auto& entry = models_[symbol];
+  if (!entry.second) {
+    entry.first = std::make_unique<std::string>(symbol);
+    entry.second = std::make_unique<starpu_perfmodel>();  // zeroed; StarPU loads it on first use
+    entry.second->type = STARPU_HISTORY_BASED;
+    entry.second->symbol = entry.first->c_str();
+    entry.second->footprint = footprint;
+  }
+  return *entry.second;
+}
 
 }  // namespace trapeze

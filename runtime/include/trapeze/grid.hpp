@@ -1,8 +1,15 @@
 #pragma once
 // The problem's data on the host: a structured domain, the fields a stencil
 // updates, its read-only fields, and the boundary condition.
+//
+// While a StencilRun advances it, a grid's values live in the run's tiles (on
+// whichever device computes them) and the grid's own pages are given back:
+// the host holds about one copy of the domain. StencilRun::wait() fills the
+// grid again; read the fields only between wait() and the next submit().
 #include <string>
 #include <vector>
+
+#include "trapeze/field_buffer.hpp"
 
 #include "trapeze/boundary.hpp"
 #include "trapeze/error.hpp"
@@ -25,8 +32,10 @@ class Grid {
     if (updated_fields < 1) throw Error("updated field count must be >= 1, got " + std::to_string(updated_fields));
     if (constant_fields < 0) throw Error("constant field count must be >= 0, got " + std::to_string(constant_fields));
     if (constant_planes < 1) throw Error("constant planes must be >= 1, got " + std::to_string(constant_planes));
-    updated_.assign(updated_fields, std::vector<T>(cell_count(extent_)));
-    constant_.assign(constant_fields, std::vector<T>(cell_count(extent_) * constant_planes));
+    for (int f = 0; f < updated_fields; ++f) updated_.emplace_back(static_cast<std::size_t>(cell_count(extent_)));
+    for (int c = 0; c < constant_fields; ++c) {
+      constant_.emplace_back(static_cast<std::size_t>(cell_count(extent_) * constant_planes));
+    }
   }
 
   const Extent& extent() const { return extent_; }
@@ -38,10 +47,10 @@ class Grid {
   int constant_count() const { return static_cast<int>(constant_.size()); }
   Index constant_planes() const { return constant_planes_; }
 
-  std::vector<T>& updated(int f = 0) { return updated_.at(f); }
-  const std::vector<T>& updated(int f = 0) const { return updated_.at(f); }
-  std::vector<T>& constant(int c) { return constant_.at(c); }
-  const std::vector<T>& constant(int c) const { return constant_.at(c); }
+  FieldBuffer<T>& updated(int f = 0) { return updated_.at(f); }
+  const FieldBuffer<T>& updated(int f = 0) const { return updated_.at(f); }
+  FieldBuffer<T>& constant(int c) { return constant_.at(c); }
+  const FieldBuffer<T>& constant(int c) const { return constant_.at(c); }
 
   Index linear(Index x, Index y = 0, Index z = 0) const {
     return x + extent_[0] * (y + extent_[1] * z);
@@ -52,8 +61,8 @@ class Grid {
   int dims_;
   Boundary boundary_;
   Index constant_planes_;
-  std::vector<std::vector<T>> updated_;
-  std::vector<std::vector<T>> constant_;
+  std::vector<FieldBuffer<T>> updated_;
+  std::vector<FieldBuffer<T>> constant_;
 };
 
 }  // namespace trapeze

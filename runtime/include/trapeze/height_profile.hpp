@@ -35,27 +35,32 @@ CostModel fit_cost_model(const std::vector<ProfileSample>& samples, int workers,
 template <Stencil S>
 double measure_cell_seconds(const S& stencil) {
   using T = typename S::value_type;
-  // About 128 KiB per buffer: in any core's L2.
-  Extent padded{1, 1, 1};
+  // About 128 KiB per field: in any core's L2, with the chunk buffers.
+  TileLayout layout;
+  layout.dims = S::dims;
   const Index side = S::dims == 1 ? 16384 / static_cast<Index>(sizeof(T)) * 2
                                   : S::dims == 2 ? 180 : 32;
-  for (int d = 0; d < S::dims; ++d) padded[d] = side;
-  const Index cells = cell_count(padded);
-  std::vector<T> a(static_cast<std::size_t>(updated_fields_of<S> * cells)), b(a.size());
+  for (int d = 0; d < S::dims; ++d) layout.padded[d] = side;
+  layout.tile = Box{{0, 0, 0}, layout.padded};
+  layout.domain = layout.padded;
+  layout.radius = S::shape.radius;
+  layout.updated_fields = updated_fields_of<S>;
+  layout.chunk_thickness = std::max<Index>(4, S::shape.radius[S::dims - 1]);
+  const Index cells = cell_count(layout.padded);
+  std::vector<T> a(static_cast<std::size_t>(updated_fields_of<S> * cells));
+  std::vector<T> chunks(static_cast<std::size_t>(layout.chunk_cells()));
   std::vector<T> constants(static_cast<std::size_t>(std::max(1, constant_fields_of<S>) * cells));
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] = b[i] = static_cast<T>(i % 2);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<T>(i % 2);
   for (std::size_t i = 0; i < constants.size(); ++i) constants[i] = static_cast<T>(i % 3);
-  Box region{{0, 0, 0}, padded};
-  for (int d = 0; d < S::dims; ++d) region.lo[d] = S::shape.radius[d], region.hi[d] = padded[d] - S::shape.radius[d];
+  Box region{{0, 0, 0}, layout.padded};
+  for (int d = 0; d < S::dims; ++d) region.lo[d] = S::shape.radius[d], region.hi[d] = layout.padded[d] - S::shape.radius[d];
   const double region_cells = static_cast<double>(region.cells());
   const T* c = constant_fields_of<S> > 0 ? constants.data() : nullptr;
   double best = std::numeric_limits<double>::infinity();
   for (int trial = 0; trial < 5; ++trial) {
     constexpr int sweeps = 40;
     const auto start = std::chrono::steady_clock::now();
-    for (int k = 0; k < sweeps; ++k) {
-      sweep_cpu(stencil, k % 2 ? b.data() : a.data(), k % 2 ? a.data() : b.data(), c, padded, cells, region, k);
-    }
+    for (int k = 0; k < sweeps; ++k) sweep_in_place(stencil, a.data(), c, cells, layout, region, k, chunks.data());
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     best = std::min(best, seconds / (sweeps * region_cells));
   }

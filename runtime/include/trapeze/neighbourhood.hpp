@@ -22,6 +22,10 @@ struct Neighbourhood {
   const T* constant_center;  // constant field 0 at this point (current plane)
   Index constant_field_stride;
   Index step;                // the time step being computed (0 for the first)
+  // Read-only fields have strides of their own: a GPU kernel keeps the updated
+  // fields of a block in shared memory while the constants stay in device memory.
+  Index constant_stride_y;
+  Index constant_stride_z;
 
   // Updated field 0 at offset (dx, dy, dz).
   TRAPEZE_HOST_DEVICE T operator()(Index dx, Index dy = 0, Index dz = 0) const {
@@ -32,7 +36,7 @@ struct Neighbourhood {
   }
   // Read-only field c (e.g. HotSpot's power map) at offset (dx, dy, dz).
   TRAPEZE_HOST_DEVICE T constant(int c, Index dx = 0, Index dy = 0, Index dz = 0) const {
-    return constant_center[c * constant_field_stride + dx + dy * stride_y + dz * stride_z];
+    return constant_center[c * constant_field_stride + dx + dy * constant_stride_y + dz * constant_stride_z];
   }
 };
 

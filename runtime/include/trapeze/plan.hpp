@@ -11,7 +11,8 @@ namespace trapeze {
 // Seed 000, section 3.3: a trapezoid can shrink the computed region by r each
 // step (no redundant work past what stays valid), or compute the whole
 // enlarged tile every step and commit only the valid part (uniform work, the
-// GPU-friendly variant).
+// GPU-friendly variant). CPU tasks honour it; GPU kernels always compute a
+// block's whole shared-memory tile and commit the valid part.
 enum class TrapezoidMode { shrink, full };
 
 TrapezoidMode parse_trapezoid_mode(std::string_view text);
@@ -19,8 +20,9 @@ std::string to_string(TrapezoidMode mode);
 
 struct Plan {
   Extent tile{256, 256, 1};  // cells per tile per dimension; clipped to the domain
-  int height = 1;            // time steps per stage (trapezoid height h)
+  int height = 1;            // time steps per stage (task-level trapezoid height H)
   TrapezoidMode mode = TrapezoidMode::shrink;
+  int kernel_height = 1;     // GPU: time steps per kernel launch (kernel-level height k <= H)
 };
 
 }  // namespace trapeze

@@ -77,7 +77,7 @@ void advance(const S& stencil, Grid<typename S::value_type>& grid, Index steps) 
         for (Index x = 0; x < n[0]; ++x) {
           const Index at = (x + r[0]) + p[0] * ((y + r[1]) + p[1] * (z + r[2]));
           const Neighbourhood<T> view{in.data() + at, p[0], p[0] * p[1], padded_cells,
-                                      plane ? plane + at : nullptr, planes * padded_cells, step};
+                                      plane ? plane + at : nullptr, planes * padded_cells, step, p[0], p[0] * p[1]};
           apply_update(stencil, view, out.data() + at, padded_cells);
         }
       }

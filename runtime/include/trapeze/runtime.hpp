@@ -2,9 +2,15 @@
 // The runtime object: owns StarPU's lifetime (starpu_init / starpu_shutdown).
 // One exists at a time in a process; everything that submits work takes it by
 // reference so nothing outlives it.
+#include <starpu.h>
+
+#include <map>
+#include <memory>
 #include <string>
 
 namespace trapeze {
+
+struct TileInterfaceOps;
 
 struct RuntimeOptions {
   std::string scheduler;  // empty: STARPU_SCHED or StarPU's default
@@ -25,6 +31,16 @@ class Runtime {
   std::string scheduler() const;
   // Blocks until every submitted task has finished.
   void wait_for_all() const;
+  // The StarPU data interface of tiles (registered once per StarPU session).
+  TileInterfaceOps& tile_interface() const { return *tile_interface_; }
+  // The history-based performance model named `symbol` (created on first use;
+  // StarPU keeps its measurements under STARPU_HOME between runs). The Runtime
+  // owns it because StarPU saves every model it used at shutdown.
+  starpu_perfmodel& history_model(const std::string& symbol, uint32_t (*footprint)(starpu_task*));
+
+ private:
+  std::unique_ptr<TileInterfaceOps> tile_interface_;
+  std::map<std::string, std::pair<std::unique_ptr<std::string>, std::unique_ptr<starpu_perfmodel>>> models_;
 };
 
 }  // namespace trapeze

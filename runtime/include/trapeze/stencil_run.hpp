@@ -8,6 +8,12 @@
 //   trapeze::StencilRun run(runtime, Jacobi2D{}, grid, trapeze::Plan{.tile = {256, 256, 1}});
 //   run.submit(100);
 //   run.wait();  // grid now holds step 100
+//
+// This is where the planner's tiles meet the kernels: the stage codelet carries
+// the CPU implementation (codelets/cpu) and, when the program registered one
+// for this stencil, the CUDA implementation (codelets/cuda), so StarPU picks
+// the device per task. Between the first submit() and wait() the tiles are
+// the values' only home; the grid's pages are given back meanwhile.
 #include <starpu.h>
 
 #include <atomic>
@@ -17,18 +23,19 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
-#include "codelets/gather_cpu.hpp"
-#include "codelets/trapezoid_cpu.hpp"
-#include "trapeze/data_handle.hpp"
+#include "codelets/cpu/stage_cpu.hpp"
+#include "codelets/stage_args.hpp"
+#include "trapeze/cuda_stencils.hpp"
 #include "trapeze/error.hpp"
 #include "trapeze/grid.hpp"
-#include "trapeze/halo_pieces.hpp"
+#include "trapeze/grid_transfer.hpp"
 #include "trapeze/plan.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/stencil.hpp"
-#include "trapeze/tile_data.hpp"
+#include "trapeze/tile_store.hpp"
 #include "trapeze/tiling.hpp"
 
 namespace trapeze {
@@ -42,24 +49,22 @@ class StencilRun {
   using T = typename S::value_type;
 
   StencilRun(Runtime& runtime, const S& stencil, Grid<T>& grid, const Plan& plan)
-      : runtime_(runtime), stencil_(stencil), grid_(grid), plan_(checked(plan)),
+      : runtime_(runtime), stencil_(stencil), grid_(grid), plan_(checked(plan, grid)),
         tiling_(grid.extent(), S::dims, plan.tile),
-        tiles_(tiling_, S::shape, plan.height, grid, updated_fields_of<S>, constant_fields_of<S>),
+        tiles_(runtime, tiling_, S::shape, plan.height, grid, updated_fields_of<S>, constant_fields_of<S>),
         progress_(tiling_.count()) {
-    if (grid.dims() != S::dims) {
-      throw Error("grid has " + std::to_string(grid.dims()) + " dimensions but the stencil has " +
-                  std::to_string(S::dims));
-    }
-    if (grid.updated_count() != updated_fields_of<S> || grid.constant_count() != constant_fields_of<S>) {
-      throw Error("grid fields (" + std::to_string(grid.updated_count()) + " updated, " +
-                  std::to_string(grid.constant_count()) + " constant) do not match the stencil's (" +
-                  std::to_string(updated_fields_of<S>) + ", " + std::to_string(constant_fields_of<S>) + ")");
-    }
     init_codelets();
     for (int t = 0; t < tiling_.count(); ++t) progress_[t].run = this, progress_[t].tile = t;
   }
 
-  ~StencilRun() { wait_for_tasks({}); }
+  // Leaves the grid holding the latest submitted step, as wait() does.
+  ~StencilRun() {
+    try {
+      wait();
+    } catch (...) {
+      wait_for_tasks({});
+    }
+  }
   StencilRun(const StencilRun&) = delete;
   StencilRun& operator=(const StencilRun&) = delete;
 
@@ -71,6 +76,7 @@ class StencilRun {
     // worker, submission would otherwise compete with them for a core.
     starpu_pause();
     struct Resume { ~Resume() { starpu_resume(); } } resume_on_exit;
+    if (!in_tiles_) submit_scatter();
     if (!strips_current_) submit_publish();
     Index done = 0;
     while (done < steps) {
@@ -82,10 +88,11 @@ class StencilRun {
     strips_current_ = false;  // the last stage skips publishing: nobody reads it
   }
 
-  // Copies the tiles back into the grid (one task per tile, each after its
-  // tile's last stage) and blocks until every submitted task has run.
+  // Copies the tiles back into the grid (one task per band of tiles, each after
+  // its tiles' last stage) and blocks until every submitted task has run. The
+  // next submit() continues from the grid.
   void wait(const ProgressCallback& progress = {}) {
-    submit_gather();
+    if (in_tiles_) submit_gather();
     wait_for_tasks(progress);
   }
 
@@ -98,6 +105,9 @@ class StencilRun {
   starpu_data_handle_t tile_handle(int tile) const { return tiles_.tile_handle(tile); }
   Index tasks_submitted() const { return tasks_submitted_.load(); }
   Index tasks_completed() const { return tasks_completed_.load(); }
+  // Whether stage tasks may run on CUDA workers (the program has CUDA codelets
+  // for this stencil and StarPU found a GPU).
+  bool uses_cuda() const { return stage_codelet_.where & STARPU_CUDA; }
 
  private:
   struct TileProgress {
@@ -106,28 +116,57 @@ class StencilRun {
     std::atomic<Index> stages{0};
   };
 
-  static Plan checked(const Plan& plan) {
+  static Plan checked(const Plan& plan, const Grid<T>& grid) {
     if (plan.height < 1) throw Error("height must be >= 1, got " + std::to_string(plan.height));
+    if (grid.dims() != S::dims) {
+      throw Error("grid has " + std::to_string(grid.dims()) + " dimensions but the stencil has " +
+                  std::to_string(S::dims));
+    }
+    if (grid.updated_count() != updated_fields_of<S> || grid.constant_count() != constant_fields_of<S>) {
+      throw Error("grid fields (" + std::to_string(grid.updated_count()) + " updated, " +
+                  std::to_string(grid.constant_count()) + " constant) do not match the stencil's (" +
+                  std::to_string(updated_fields_of<S>) + ", " + std::to_string(constant_fields_of<S>) + ")");
+    }
     return plan;
+  }
+
+  // Stage tasks of one stencil type share a history model, keyed by the
+  // tile's size and the stage's step count.
+  static uint32_t stage_footprint(starpu_task* task) {
+    StageArgs<S> args;
+    starpu_codelet_unpack_args(task->cl_arg, &args);
+    const Index cells = args.layout->buffer_cells();
+    return starpu_hash_crc32c_be(static_cast<uint32_t>(args.steps),
+                                 starpu_hash_crc32c_be(static_cast<uint32_t>(cells),
+                                                       static_cast<uint32_t>(cells >> 32)));
   }
 
   void init_codelets() {
     starpu_codelet_init(&stage_codelet_);
-    stage_codelet_.cpu_funcs[0] = &trapezoid_cpu<S>;
-    stage_codelet_.cpu_funcs_name[0] = "trapezoid_cpu";
+    stage_codelet_.where = STARPU_CPU;
+    stage_codelet_.cpu_funcs[0] = &stage_cpu<S>;
+    stage_codelet_.cpu_funcs_name[0] = "stage_cpu";
+    if (const CudaStencilFunctions* cuda = cuda_functions_of<S>(); cuda && starpu_cuda_worker_get_count() > 0) {
+      stage_codelet_.cuda_funcs[0] = cuda->stage;
+      stage_codelet_.cuda_flags[0] = STARPU_CUDA_ASYNC;
+      stage_codelet_.where |= STARPU_CUDA;
+    }
     stage_codelet_.nbuffers = STARPU_VARIABLE_NBUFFERS;
-    stage_codelet_.name = "trapezoid";
+    stage_codelet_.name = "stage";
+    stage_codelet_.model =
+        &runtime_.history_model(std::string("trapeze_stage_") + typeid(S).name(), &StencilRun::stage_footprint);
     starpu_codelet_init(&publish_codelet_);
     publish_codelet_.cpu_funcs[0] = &publish_cpu<T>;
     publish_codelet_.cpu_funcs_name[0] = "publish_cpu";
     publish_codelet_.nbuffers = STARPU_VARIABLE_NBUFFERS;
     publish_codelet_.name = "publish";
-    starpu_codelet_init(&gather_codelet_);
-    gather_codelet_.cpu_funcs[0] = &gather_cpu<T>;
-    gather_codelet_.cpu_funcs_name[0] = "gather_cpu";
-    gather_codelet_.nbuffers = 1;
-    gather_codelet_.modes[0] = STARPU_R;
-    gather_codelet_.name = "gather";
+    for (auto [codelet, function, name] : {std::tuple{&scatter_codelet_, &scatter_band_cpu<T>, "scatter"},
+                                           std::tuple{&gather_codelet_, &gather_band_cpu<T>, "gather"}}) {
+      starpu_codelet_init(codelet);
+      codelet->cpu_funcs[0] = function;
+      codelet->nbuffers = STARPU_VARIABLE_NBUFFERS;
+      codelet->name = name;
+    }
   }
 
   static void on_stage_done(void* arg) {
@@ -135,7 +174,7 @@ class StencilRun {
     p->stages.fetch_add(1);
     p->run->task_done();
   }
-  // Publish and gather tasks (copies) only count towards completion.
+  // Copies (publish, scatter, gather) only count towards completion.
   static void on_copy_done(void* arg) { static_cast<StencilRun*>(arg)->task_done(); }
 
   // Counts under the lock, so the waiter (which checks under it too) cannot see
@@ -148,48 +187,61 @@ class StencilRun {
   }
 
   void insert(starpu_codelet* codelet, std::vector<starpu_data_descr>& data, const void* args,
-              std::size_t args_size, void (*callback)(void*), void* callback_arg, int tile) {
+              std::size_t args_size, void (*callback)(void*), void* callback_arg, const char* name) {
     const int rc = starpu_task_insert(codelet, STARPU_VALUE, args, args_size, STARPU_DATA_MODE_ARRAY,
                                       data.data(), static_cast<int>(data.size()), STARPU_CALLBACK_WITH_ARG_NFREE,
-                                      callback, callback_arg, STARPU_NAME, tiles_.name(tile), 0);
+                                      callback, callback_arg, STARPU_NAME, name, 0);
     if (rc != 0) throw RuntimeError("starpu_task_insert", rc);
     ++tasks_submitted_;
+  }
+
+  void submit_band_transfers(starpu_codelet* codelet, starpu_data_access_mode mode, bool release) {
+    for (int b = 0; b < static_cast<int>(tiles_.bands().size()); ++b) {
+      std::vector<starpu_data_descr> data;
+      const Band& band = tiles_.bands()[b];
+      for (int t : band.tiles) data.push_back({tiles_.tile_handle(t), mode});
+      if (constant_fields_of<S> > 0) {
+        for (int t : band.tiles) data.push_back({tiles_.constant_handle(t), mode});
+      }
+      const BandTransferArgs<T> args{&tiles_, &grid_, b, release};
+      insert(codelet, data, &args, sizeof args, &on_copy_done, this, codelet->name);
+    }
+  }
+
+  void submit_scatter() {
+    submit_band_transfers(&scatter_codelet_, STARPU_W, tiles_.release_pages());
+    in_tiles_ = true;
+  }
+  void submit_gather() {
+    submit_band_transfers(&gather_codelet_, STARPU_R, tiles_.release_pages());
+    in_tiles_ = false;
+    strips_current_ = false;
   }
 
   void submit_publish() {
     for (int t = 0; t < tiling_.count(); ++t) {
       std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_R}};
       tiles_.append_outputs(t, read_version_, data);
-      const PublishArgs args{&tiles_.program(t), current_buffer()};
-      insert(&publish_codelet_, data, &args, sizeof args, &on_copy_done, this, t);
+      const PublishArgs args{&tiles_.layout(t)};
+      insert(&publish_codelet_, data, &args, sizeof args, &on_copy_done, this, tiles_.name(t));
     }
     strips_current_ = true;
-  }
-
-  void submit_gather() {
-    for (int t = 0; t < tiling_.count(); ++t) {
-      std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_R}};
-      const GatherArgs<T> args{&tiles_.program(t), &grid_, current_buffer()};
-      insert(&gather_codelet_, data, &args, sizeof args, &on_copy_done, this, t);
-    }
   }
 
   void submit_stage(int steps, bool publish) {
     for (int t = 0; t < tiling_.count(); ++t) {
       std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_RW}};
       if (constant_fields_of<S> > 0) data.push_back({tiles_.constant_handle(t), STARPU_R});
+      data.push_back({tiles_.scratch_handle(), STARPU_SCRATCH});
       tiles_.append_inputs(t, read_version_, data);
       if (publish) tiles_.append_outputs(t, 1 - read_version_, data);
-      const StageArgs<S> args{&tiles_.program(t), &stencil_, steps, steps_submitted_, current_buffer(), publish,
-                              plan_.mode};
-      insert(&stage_codelet_, data, &args, sizeof args, &on_stage_done, &progress_[t], t);
+      const StageArgs<S> args{&tiles_.layout(t), &stencil_, steps, steps_submitted_, publish, plan_.mode,
+                              plan_.kernel_height};
+      insert(&stage_codelet_, data, &args, sizeof args, &on_stage_done, &progress_[t], tiles_.name(t));
     }
     read_version_ = 1 - read_version_;
     steps_submitted_ += steps;
   }
-
-  // Every step alternates a tile's two padded buffers.
-  int current_buffer() const { return static_cast<int>(steps_submitted_ & 1); }
 
   void wait_for_tasks(const ProgressCallback& progress) {
     std::unique_lock lock(mutex_);
@@ -204,16 +256,18 @@ class StencilRun {
   Grid<T>& grid_;
   Plan plan_;
   Tiling tiling_;
-  TileData<T> tiles_;
+  TileStore<T> tiles_;
   std::vector<TileProgress> progress_;
   starpu_codelet stage_codelet_{};
   starpu_codelet publish_codelet_{};
+  starpu_codelet scatter_codelet_{};
   starpu_codelet gather_codelet_{};
   Index steps_submitted_ = 0;
   std::atomic<Index> tasks_submitted_{0};
   std::atomic<Index> tasks_completed_{0};
   int read_version_ = 0;
   bool strips_current_ = false;
+  bool in_tiles_ = false;  // the values live in the tiles (scattered, not yet gathered)
   std::mutex mutex_;
   std::condition_variable done_;
 };

@@ -9,12 +9,12 @@
 // corner takes the corner cell's value, as clamping each index would.
 #include <algorithm>
 
-#include "codelets/tile_program.hpp"
+#include "trapeze/tile_layout.hpp"
 
 namespace trapeze {
 
 template <typename T>
-void fill_boundary(T* buffer, const TileProgram& program, int fields, const Box& needed) {
+void fill_boundary(T* buffer, const TileLayout& program, int fields, const Box& needed) {
   if (program.boundary.kind == BoundaryKind::periodic) return;
   const Extent& p = program.padded;
   const Strides s = Strides::of(p);

@@ -1,0 +1,139 @@
+#pragma once
+// The CUDA implementation of a trapezoid stage, the twin of
+// codelets/cpu/stage_cpu.hpp over the same buffers (codelets/stage_args.hpp):
+// gather the incoming strips into the current buffer's ghost zone, advance the
+// stage's h steps in launches of k steps each (kernel-level trapezoids inside
+// the task-level one), publish the outgoing strips, and record which of the
+// tile's two device buffers now holds the latest step. Everything runs on the
+// task's StarPU stream (STARPU_CUDA_ASYNC): the codelet returns once the work
+// is queued.
+#include <starpu.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "codelets/cuda/box_copy.cuh"
+#include "codelets/cuda/cuda_check.cuh"
+#include "codelets/cuda/kernel_policy.hpp"
+#include "codelets/cuda/trapezoid_kernel.cuh"
+#include "codelets/stage_args.hpp"
+#include "trapeze/tile_buffers.hpp"
+
+namespace trapeze::cuda {
+
+template <Stencil S>
+constexpr KernelPolicy policy_of() {
+  return PolicyFor<S::dims, static_cast<int>(sizeof(typename S::value_type))>::value;
+}
+
+// The largest kernel-level height whose shared memory a block can have.
+template <Stencil S>
+int max_kernel_height(int limit_bytes) {
+  constexpr KernelPolicy policy = policy_of<S>();
+  int radius[3] = {static_cast<int>(S::shape.radius[0]), static_cast<int>(S::shape.radius[1]),
+                   static_cast<int>(S::shape.radius[2])};
+  int k = 1;
+  while (k < 64 && smem_bytes<typename S::value_type>(policy, radius, k + 1, updated_fields_of<S>) <= limit_bytes) ++k;
+  return k;
+}
+
+// One launch of k = g.steps steps over g's region, from `in` to `out`.
+template <Stencil S>
+void launch_trapezoid(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
+                      const typename S::value_type* constants, const LaunchGeometry& g,
+                      typename S::value_type outside, cudaStream_t stream) {
+  using T = typename S::value_type;
+  constexpr KernelPolicy policy = policy_of<S>();
+  const long long cells[3] = {g.region_hi[0] - g.region_lo[0], g.region_hi[1] - g.region_lo[1],
+                              g.region_hi[2] - g.region_lo[2]};
+  if (cells[0] <= 0 || cells[1] <= 0 || cells[2] <= 0) return;
+  const dim3 blocks(static_cast<unsigned>((cells[0] + policy.out_x - 1) / policy.out_x),
+                    static_cast<unsigned>((cells[1] + policy.out_y - 1) / policy.out_y),
+                    static_cast<unsigned>((cells[2] + policy.out_z - 1) / policy.out_z));
+  const dim3 threads(policy.threads_x, policy.threads_y, policy.threads_z);
+  const auto bytes = static_cast<int>(smem_bytes<T>(policy, g.radius, g.steps, updated_fields_of<S>));
+  auto* kernel = &trapezoid_kernel<S, policy>;
+  // Above 48 KiB a block's dynamic shared memory must be allowed explicitly.
+  TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  kernel<<<blocks, threads, bytes, stream>>>(stencil, in, out, constants, g, outside);
+  TRAPEZE_CUDA_CHECK_LAUNCH("trapezoid_kernel");
+}
+
+template <Stencil S>
+void stage_cuda(void* buffers[], void* cl_arg) {
+  using T = typename S::value_type;
+  StageArgs<S> args;
+  starpu_codelet_unpack_args(cl_arg, &args);
+  const TileLayout& p = *args.layout;
+  cudaStream_t stream = starpu_cuda_get_local_stream();
+  auto* tile = static_cast<TileBuffers*>(buffers[0]);
+  int current = tile->current;
+  int buffer = 1;
+  const T* constants = nullptr;
+  if (p.constant_fields > 0) constants = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[buffer++]));
+  ++buffer;  // the CPU's chunk scratch: unused here
+
+  // Ghost zone: incoming strips and periodic self-wraps in one launch.
+  const long long padded_cells = p.padded_cells();
+  std::vector<BoxCopy<T>> copies;
+  for (const Box& destination : p.input_destinations) {
+    const T* strip = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[buffer++]));
+    const Extent e = destination.extent();
+    copies.push_back({strip, tile->buffer<T>(current), box_in(e, cell_count(e), {0, 0, 0}),
+                      box_in(p.padded, padded_cells, destination.lo),
+                      {static_cast<int>(e[0]), static_cast<int>(e[1]), static_cast<int>(e[2])}, p.updated_fields});
+  }
+  for (const WrapCopy& wrap : p.self_wraps) {
+    const Extent e = wrap.source.extent();
+    copies.push_back({tile->buffer<T>(current), tile->buffer<T>(current),
+                      box_in(p.padded, padded_cells, wrap.source.shifted(p.ghost).lo),
+                      box_in(p.padded, padded_cells, wrap.destination.lo),
+                      {static_cast<int>(e[0]), static_cast<int>(e[1]), static_cast<int>(e[2])}, p.updated_fields});
+  }
+  copy_boxes(copies, stream);
+
+  int limit = 0, device = 0;
+  TRAPEZE_CUDA_CHECK(cudaGetDevice(&device));
+  TRAPEZE_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  const int kernel_height = std::max(1, std::min(args.kernel_height, max_kernel_height<S>(limit)));
+  LaunchGeometry g{};
+  const Box inside = p.domain_in_padded();
+  for (int d = 0; d < 3; ++d) {
+    g.padded[d] = static_cast<int>(p.padded[d]);
+    g.inside_lo[d] = static_cast<int>(inside.lo[d]);
+    g.inside_hi[d] = static_cast<int>(inside.hi[d]);
+    g.radius[d] = static_cast<int>(p.radius[d]);
+  }
+  g.padded_cells = padded_cells;
+  g.boundary = static_cast<int>(p.boundary.kind);
+  g.constant_planes = static_cast<int>(p.constant_planes);
+  g.constant_field_stride = p.constant_planes * padded_cells;
+  const T outside = static_cast<T>(p.boundary.value);
+  for (int done = 0; done < args.steps;) {
+    const int k = std::min(kernel_height, args.steps - done);
+    const Box region = trapezoid_region(p, TrapezoidMode::shrink, done + k);
+    for (int d = 0; d < 3; ++d) g.region_lo[d] = static_cast<int>(region.lo[d]), g.region_hi[d] = static_cast<int>(region.hi[d]);
+    g.steps = k;
+    g.first_step = args.first_step + done;
+    launch_trapezoid(*args.stencil, tile->buffer<T>(current), tile->buffer<T>(1 - current), constants, g, outside,
+                     stream);
+    current = 1 - current;
+    done += k;
+  }
+  tile->current = current;
+
+  if (args.publish) {
+    copies.clear();
+    for (std::size_t i = 0; i < p.output_sources.size(); ++i) {
+      const Box& source = p.output_sources[i];
+      T* strip = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[buffer + i]));
+      const Extent e = source.extent();
+      copies.push_back({tile->buffer<T>(current), strip, box_in(p.padded, padded_cells, source.shifted(p.ghost).lo),
+                        box_in(e, cell_count(e), {0, 0, 0}),
+                        {static_cast<int>(e[0]), static_cast<int>(e[1]), static_cast<int>(e[2])}, p.updated_fields});
+    }
+    copy_boxes(copies, stream);
+  }
+}
+
+}  // namespace trapeze::cuda

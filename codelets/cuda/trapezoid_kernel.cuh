@@ -1,0 +1,145 @@
+#pragma once
+// Kernel-level temporal blocking (seed 000, section 3.3): a thread block loads
+// its output box plus a ghost zone of r*k per side into shared memory,
+// advances it k steps there, and commits only the output box: "compute as if
+// the tile does not shrink, commit the valid part". With k = 1 it is the
+// single-step kernel.
+//
+// The boundary is applied where a cell enters shared memory: an out-of-domain
+// cell loads the value of its clamped position (clamp) or the constant, and at
+// every later step it takes the update of its clamped position (clamp; the
+// value that cell has at that step, as the sequential reference pads it) or
+// keeps the constant. So the tile's device buffers never need their outside
+// cells refreshed, and no boundary kernel runs between steps.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "codelets/cuda/kernel_policy.hpp"
+#include "trapeze/boundary.hpp"
+#include "trapeze/stencil.hpp"
+
+namespace trapeze::cuda {
+
+// Where a launch works, in the tile's padded coordinates (32-bit: a padded
+// buffer's extent per dimension; offsets into it are 64-bit).
+struct LaunchGeometry {
+  int padded[3];
+  long long padded_cells;
+  int region_lo[3], region_hi[3];  // the cells this launch commits
+  int inside_lo[3], inside_hi[3];  // the domain (the whole buffer in periodic dimensions)
+  int radius[3];
+  int steps;                       // k
+  long long first_step;
+  int boundary;                    // BoundaryKind
+  int constant_planes;
+  long long constant_field_stride;
+};
+
+// Shared memory a block needs for k steps.
+template <typename T>
+constexpr long long smem_bytes(const KernelPolicy& p, const int radius[3], int k, int fields) {
+  const long long box = static_cast<long long>(p.out_x + 2 * radius[0] * k) * (p.out_y + 2 * radius[1] * k) *
+                        (p.out_z + 2 * radius[2] * k);
+  return box * fields * static_cast<long long>(sizeof(T)) * (k >= 2 ? 2 : 1);
+}
+
+__device__ inline int clamp_to(int c, int lo, int hi) { return c < lo ? lo : (c >= hi ? hi - 1 : c); }
+
+template <Stencil S, KernelPolicy P>
+__global__ void __launch_bounds__(P.threads()) trapezoid_kernel(S stencil, const typename S::value_type* __restrict__ in,
+                                                                 typename S::value_type* __restrict__ out,
+                                                                 const typename S::value_type* __restrict__ constants,
+                                                                 LaunchGeometry g, typename S::value_type outside) {
+  using T = typename S::value_type;
+  constexpr int fields = updated_fields_of<S>;
+  extern __shared__ unsigned char shared_bytes[];
+  T* const shared = reinterpret_cast<T*>(shared_bytes);
+
+  const int k = g.steps;
+  const int ghost_x = g.radius[0] * k, ghost_y = g.radius[1] * k, ghost_z = g.radius[2] * k;
+  const int pitch_x = P.out_x + 2 * ghost_x, pitch_y = P.out_y + 2 * ghost_y;
+  const int box_cells = pitch_x * pitch_y * (P.out_z + 2 * ghost_z);
+  const int out_x0 = g.region_lo[0] + static_cast<int>(blockIdx.x) * P.out_x;
+  const int out_y0 = g.region_lo[1] + static_cast<int>(blockIdx.y) * P.out_y;
+  const int out_z0 = g.region_lo[2] + static_cast<int>(blockIdx.z) * P.out_z;
+  // The shared box's origin and extent in padded coordinates.
+  const int x0 = out_x0 - ghost_x, y0 = out_y0 - ghost_y, z0 = out_z0 - ghost_z;
+  const int width = min(out_x0 + P.out_x, g.region_hi[0]) - out_x0 + 2 * ghost_x;
+  const int height = min(out_y0 + P.out_y, g.region_hi[1]) - out_y0 + 2 * ghost_y;
+  const int depth = min(out_z0 + P.out_z, g.region_hi[2]) - out_z0 + 2 * ghost_z;
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y), tz = static_cast<int>(threadIdx.z);
+  const bool constant_boundary = g.boundary == static_cast<int>(BoundaryKind::constant);
+  const long long stride_y = g.padded[0], stride_z = static_cast<long long>(g.padded[0]) * g.padded[1];
+
+  // Load the box, the boundary applied at the door.
+  for (int z = tz; z < depth; z += P.threads_z) {
+    const int pz = z0 + z, cz = clamp_to(pz, g.inside_lo[2], g.inside_hi[2]);
+    for (int y = ty; y < height; y += P.threads_y) {
+      const int py = y0 + y, cy = clamp_to(py, g.inside_lo[1], g.inside_hi[1]);
+      const bool row_outside = pz != cz || py != cy;
+      const T* row = in + cz * stride_z + cy * stride_y;
+      T* shared_row = shared + (z * pitch_y + y) * pitch_x;
+#pragma unroll 4
+      for (int x = tx; x < width; x += P.threads_x) {
+        const int px = x0 + x, cx = clamp_to(px, g.inside_lo[0], g.inside_hi[0]);
+        const bool use_constant = constant_boundary && (row_outside || px != cx);
+#pragma unroll
+        for (int f = 0; f < fields; ++f) {
+          shared_row[f * box_cells + x] = use_constant ? outside : row[f * g.padded_cells + cx];
+        }
+      }
+    }
+  }
+  __syncthreads();
+
+  T* current = shared;
+  T* next = shared + fields * box_cells;
+  for (int i = 1; i <= k; ++i) {
+    const bool last = i == k;
+    const long long step = g.first_step + i - 1;
+    const T* plane = constants ? constants + (g.constant_planes > 1 ? step : 0) * g.padded_cells : nullptr;
+    const int lo_x = g.radius[0] * i, lo_y = g.radius[1] * i, lo_z = g.radius[2] * i;
+    for (int z = lo_z + tz; z < depth - lo_z; z += P.threads_z) {
+      const int pz = z0 + z, cz = clamp_to(pz, g.inside_lo[2], g.inside_hi[2]);
+      for (int y = lo_y + ty; y < height - lo_y; y += P.threads_y) {
+        const int py = y0 + y, cy = clamp_to(py, g.inside_lo[1], g.inside_hi[1]);
+        const bool row_outside = pz != cz || py != cy;
+        const long long global_row = cz * stride_z + cy * stride_y;
+        for (int x = lo_x + tx; x < width - lo_x; x += P.threads_x) {
+          const int px = x0 + x, cx = clamp_to(px, g.inside_lo[0], g.inside_hi[0]);
+          const bool outside_cell = row_outside || px != cx;
+          // The last step commits the output box, which lies in the domain.
+          T* destination = last ? out + pz * stride_z + py * stride_y + px
+                                : next + (z * pitch_y + y) * pitch_x + x;
+          const long long destination_field_stride = last ? g.padded_cells : box_cells;
+          if (outside_cell && constant_boundary) {
+#pragma unroll
+            for (int f = 0; f < fields; ++f) destination[f * destination_field_stride] = outside;
+            continue;
+          }
+          // In the domain this is the cell itself; outside (clamp) its clamped position.
+          const int sx = cx - x0, sy = cy - y0, sz = cz - z0;
+          const Neighbourhood<T> at{current + (sz * pitch_y + sy) * pitch_x + sx,
+                                    pitch_x,
+                                    static_cast<Index>(pitch_x) * pitch_y,
+                                    box_cells,
+                                    plane ? plane + global_row + cx : nullptr,
+                                    g.constant_field_stride,
+                                    step,
+                                    stride_y,
+                                    stride_z};
+          apply_update(stencil, at, destination, destination_field_stride);
+        }
+      }
+    }
+    if (!last) {
+      __syncthreads();
+      T* swap = current;
+      current = next;
+      next = swap;
+    }
+  }
+}
+
+}  // namespace trapeze::cuda

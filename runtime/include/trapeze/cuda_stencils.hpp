@@ -1,0 +1,33 @@
+#pragma once
+// Which stencils have CUDA implementations in this program. A stencil's CUDA
+// codelets are compiled by nvcc in a .cu file of the application that holds
+//     TRAPEZE_CUDA_STENCIL(apps::Jacobi2D<float>)
+// (codelets/cuda/cuda_stencil.cuh), which registers them here when the
+// program starts; StencilRun, compiled by the host compiler, finds them by the
+// stencil's type. Without such a line (or without nvcc) the stencil runs on
+// CPU workers only, with the same binary and results.
+//
+// The table is filled during static initialisation only and read afterwards,
+// like a test framework's list of tests; it is the one process-wide table
+// outside the Runtime object, because it describes the program, not a run.
+#include <starpu.h>
+
+#include <typeinfo>
+
+namespace trapeze {
+
+struct CudaStencilFunctions {
+  starpu_cuda_func_t stage = nullptr;  // a trapezoid stage (codelets/stage_args.hpp's buffers)
+  const char* kernel_report = "";      // the kernels' tuning policy, for --help and logs
+};
+
+// Returns true so a namespace-scope `const bool` can call it at start-up.
+bool register_cuda_stencil(const std::type_info& stencil, const CudaStencilFunctions& functions);
+const CudaStencilFunctions* find_cuda_stencil(const std::type_info& stencil);
+
+template <typename S>
+const CudaStencilFunctions* cuda_functions_of() {
+  return find_cuda_stencil(typeid(S));
+}
+
+}  // namespace trapeze

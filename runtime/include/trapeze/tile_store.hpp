@@ -1,0 +1,152 @@
+#pragma once
+// The StarPU data of a tiled run, which is the only home of the values while
+// the run lasts: one handle per tile (Trapeze's tile interface: one padded
+// buffer in host memory, two on a GPU), one per tile for its read-only fields
+// with their ghost zone (they never change), two versions of every halo piece
+// (stage s writes one while stage s+1 of a slower neighbour may still read the
+// other, so a write never waits on a far reader), and a scratch buffer for the
+// CPU's in-place sweep. Tiles are grouped in bands (all tiles at one position
+// along the slowest dimension): a band's cells are one contiguous range of the
+// grid, so the grid's pages can be given back band by band as tiles fill.
+#include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
+
+#include "trapeze/data_handle.hpp"
+#include "trapeze/grid.hpp"
+#include "trapeze/halo_pieces.hpp"
+#include "trapeze/host_buffer.hpp"
+#include "trapeze/runtime.hpp"
+#include "trapeze/stencil_shape.hpp"
+#include "trapeze/tile_interface.hpp"
+#include "trapeze/tile_layout.hpp"
+#include "trapeze/tiling.hpp"
+
+namespace trapeze {
+
+struct Band {
+  std::vector<int> tiles;
+  Index lo = 0, hi = 0;  // along the slowest dimension, global coordinates
+};
+
+// Grids at least this large give their pages back while the tiles hold the
+// values (and tiles theirs once gathered): past this size a second copy of
+// the domain is what limits the problem a machine can run. Below it, giving
+// pages back and faulting them in again costs more than it saves (about 10 ms
+// for a 64 MiB jacobi2d grid, a tenth of a 50-step run).
+inline constexpr std::size_t release_threshold_bytes = std::size_t{256} << 20;
+
+// Chunk buffers of about this many bytes stay in a core's L2 cache (1-2 MiB on
+// current server cores) with room for the rows the sweep reads.
+inline constexpr Index chunk_target_bytes = Index{128} << 10;
+
+template <typename T>
+class TileStore {
+ public:
+  TileStore(Runtime& runtime, const Tiling& tiling, const StencilShape& shape, int height, const Grid<T>& grid,
+            int updated_fields, int constant_fields)
+      : layout_(build_halo_layout(tiling, ghost_width(shape, height), grid.boundary().kind)) {
+    const Extent ghost = ghost_width(shape, height);
+    const int dims = tiling.dims();
+    for (int t = 0; t < tiling.count(); ++t) {
+      TileLayout p;
+      p.tile = tiling.box(t);
+      p.ghost = ghost;
+      p.padded = p.tile.grown(ghost).extent();
+      p.domain = grid.extent();
+      p.boundary = grid.boundary();
+      p.radius = shape.radius;
+      p.dims = dims;
+      p.updated_fields = updated_fields;
+      p.constant_fields = constant_fields;
+      p.constant_planes = grid.constant_planes();
+      Index slice_bytes = static_cast<Index>(sizeof(T)) * updated_fields;
+      for (int e = 0; e < dims - 1; ++e) slice_bytes *= p.padded[e];
+      p.chunk_thickness = std::clamp<Index>(chunk_target_bytes / slice_bytes, std::max<Index>(1, shape.radius[dims - 1]),
+                                            std::max<Index>(1, p.padded[dims - 1]));
+      const TileHalo& halo = layout_.tiles[t];
+      for (int i : halo.inputs) p.input_destinations.push_back(layout_.pieces[i].destination);
+      for (int i : halo.self_wraps) p.self_wraps.push_back({layout_.pieces[i].source, layout_.pieces[i].destination});
+      for (int i : halo.outputs) p.output_sources.push_back(layout_.pieces[i].source);
+      scratch_cells_ = std::max(scratch_cells_, p.chunk_cells());
+      layouts_.push_back(std::move(p));
+      names_.push_back("tile " + to_string(tiling.coordinates(t), dims));
+    }
+    for (int t = 0; t < tiling.count(); ++t) {
+      const Index band = tiling.coordinates(t)[dims - 1];
+      if (band >= static_cast<Index>(bands_.size())) bands_.resize(static_cast<std::size_t>(band + 1));
+      bands_[band].tiles.push_back(t);
+      bands_[band].lo = tiling.box(t).lo[dims - 1];
+      bands_[band].hi = tiling.box(t).hi[dims - 1];
+    }
+    // Tiles' host buffers are filled by scatter tasks (the first touch of their
+    // pages happens there, in parallel), constants likewise.
+    for (const TileLayout& p : layouts_) {
+      tile_buffers_.emplace_back(static_cast<std::size_t>(p.buffer_cells()));
+      tile_handles_.emplace_back(
+          register_tile(runtime.tile_interface(), tile_buffers_.back().data(), p.buffer_cells(), sizeof(T)), false);
+      if (constant_fields > 0) {
+        constant_buffers_.emplace_back(static_cast<std::size_t>(constant_fields * p.constant_planes * p.padded_cells()));
+        constant_handles_.push_back(
+            DataHandle::vector(constant_buffers_.back().data(), constant_buffers_.back().size(), sizeof(T), false));
+      }
+    }
+    // Strips live in our own touched buffers rather than where StarPU would
+    // allocate them on their first write: that first write would fault every
+    // page inside a timed task (see host_buffer.hpp).
+    for (const HaloPiece& piece : layout_.pieces) {
+      const auto count = static_cast<std::size_t>(updated_fields * piece.source.cells());
+      std::array<DataHandle, 2> versions;
+      for (DataHandle& version : versions) {
+        strip_buffers_.emplace_back(count);
+        std::fill_n(strip_buffers_.back().data(), count, T{});
+        version = DataHandle::vector(strip_buffers_.back().data(), count, sizeof(T), false);
+      }
+      strips_.push_back(std::move(versions));
+    }
+    scratch_ = DataHandle::vector(nullptr, static_cast<std::size_t>(scratch_cells_), sizeof(T), false);
+    std::size_t grid_bytes = 0;
+    for (int f = 0; f < grid.updated_count(); ++f) grid_bytes += grid.updated(f).size() * sizeof(T);
+    for (int c = 0; c < grid.constant_count(); ++c) grid_bytes += grid.constant(c).size() * sizeof(T);
+    release_pages_ = grid_bytes >= release_threshold_bytes;
+  }
+
+  int count() const { return static_cast<int>(layouts_.size()); }
+  const TileLayout& layout(int t) const { return layouts_[t]; }
+  const char* name(int t) const { return names_[t].c_str(); }
+  const std::vector<Band>& bands() const { return bands_; }
+  starpu_data_handle_t tile_handle(int t) const { return tile_handles_.at(t).get(); }
+  starpu_data_handle_t constant_handle(int t) const { return constant_handles_.at(t).get(); }
+  starpu_data_handle_t scratch_handle() const { return scratch_.get(); }
+  const HaloLayout& halo() const { return layout_; }
+  // Whether scatter and gather give pages back (see release_threshold_bytes).
+  bool release_pages() const { return release_pages_; }
+  const HostBuffer<T>& tile_buffer(int t) const { return tile_buffers_[t]; }
+  const HostBuffer<T>& constant_buffer(int t) const { return constant_buffers_[t]; }
+
+  void append_inputs(int t, int version, std::vector<starpu_data_descr>& data) const {
+    for (int i : layout_.tiles[t].inputs) data.push_back({strips_[i][version].get(), STARPU_R});
+  }
+  void append_outputs(int t, int version, std::vector<starpu_data_descr>& data) const {
+    for (int i : layout_.tiles[t].outputs) data.push_back({strips_[i][version].get(), STARPU_W});
+  }
+
+ private:
+  HaloLayout layout_;
+  std::vector<TileLayout> layouts_;
+  std::vector<std::string> names_;
+  std::vector<Band> bands_;
+  Index scratch_cells_ = 1;
+  bool release_pages_ = false;
+  std::vector<HostBuffer<T>> tile_buffers_;
+  std::vector<HostBuffer<T>> constant_buffers_;
+  std::vector<HostBuffer<T>> strip_buffers_;
+  // Handles are declared after the buffers they point into, so they unregister first.
+  std::vector<DataHandle> tile_handles_;
+  std::vector<DataHandle> constant_handles_;
+  std::vector<std::array<DataHandle, 2>> strips_;
+  DataHandle scratch_;
+};
+
+}  // namespace trapeze
