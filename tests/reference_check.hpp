@@ -20,12 +20,15 @@ struct Case {
   trapeze::Index steps = 9;
   trapeze::TrapezoidMode mode = trapeze::TrapezoidMode::shrink;
   trapeze::Index constant_planes = 1;  // PathFinder: one wall row per step
+  int kernel_height = 1;               // GPU: steps per kernel launch
+  trapeze::StageDevices devices = trapeze::StageDevices::automatic;
 };
 
 inline std::string describe(const Case& c, int dims) {
   return "size " + trapeze::to_string(c.size, dims) + " tile " + trapeze::to_string(c.tile, dims) + " boundary " +
          trapeze::to_string(c.boundary) + " h " + std::to_string(c.height) + " steps " + std::to_string(c.steps) +
-         " mode " + trapeze::to_string(c.mode);
+         " mode " + trapeze::to_string(c.mode) + " k " + std::to_string(c.kernel_height) + " devices " +
+         trapeze::to_string(c.devices);
 }
 
 // Builds the grid a stencil needs (constant fields and planes included).
@@ -44,7 +47,8 @@ void expect_matches_reference(trapeze::Runtime& runtime, const S& stencil, const
   randomise(grid, seed);
   auto expected = grid;
   {
-    trapeze::StencilRun<S> run(runtime, stencil, grid, trapeze::Plan{c.tile, c.height, c.mode});
+    trapeze::StencilRun<S> run(runtime, stencil, grid,
+                               trapeze::Plan{c.tile, c.height, c.mode, c.kernel_height, c.devices});
     run.submit(c.steps);
     run.wait();
     EXPECT_EQ(run.steps_submitted(), c.steps);

@@ -19,6 +19,11 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
       ->capture_default_str();
   cli.add_option("--height", o.height,
                  "trapezoid height h (time steps per stage) or auto (the height model); default: TRAPEZE_HEIGHT or auto");
+  cli.add_option("--kernel-height", o.kernel_height,
+                 "GPU: time steps per kernel launch (temporal blocking in shared memory), or auto")
+      ->capture_default_str();
+  cli.add_option("--devices", o.devices,
+                 "workers for stage tasks: auto (GPUs when present), cpu, gpu or all; default: TRAPEZE_DEVICES or auto");
   cli.add_option("--sweep-height", o.sweep_height,
                  "run every height in A:B, print measured and predicted time per step, write them to a CSV");
   cli.add_option("--sweep-csv", o.sweep_csv, "CSV file of --sweep-height (default: <app>-height-sweep.csv)");
@@ -94,11 +99,24 @@ HeightRange parse_height_range(const std::string& text) {
   return {a, b};
 }
 
-trapeze::Plan make_plan(const CommonOptions& o, int dims, const trapeze::Extent& domain, int workers) {
+trapeze::StageDevices requested_devices(const CommonOptions& o) {
+  if (!o.devices.empty()) return trapeze::parse_stage_devices(o.devices);
+  if (const char* env = std::getenv("TRAPEZE_DEVICES"); env && *env) return trapeze::parse_stage_devices(env);
+  return trapeze::StageDevices::automatic;
+}
+
+trapeze::Plan make_plan(const CommonOptions& o, int dims, const trapeze::Extent& domain, int workers, int gpus) {
   trapeze::Plan plan;
   plan.height = parse_height(requested_height(o));
-  plan.tile = o.tile == "auto" ? trapeze::choose_tile(domain, dims, workers, plan.height)
-                               : parse_extent(o.tile, dims, "tile size");
+  plan.kernel_height = o.kernel_height == "auto" ? 0 : parse_height(o.kernel_height);
+  plan.devices = requested_devices(o);
+  if (o.tile != "auto") {
+    plan.tile = parse_extent(o.tile, dims, "tile size");
+  } else if (gpus > 0) {
+    plan.tile = trapeze::choose_gpu_tile(domain, dims, gpus);
+  } else {
+    plan.tile = trapeze::choose_tile(domain, dims, workers, plan.height);
+  }
   plan.mode = trapeze::parse_trapezoid_mode(o.mode);
   return plan;
 }

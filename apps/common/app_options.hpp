@@ -14,6 +14,8 @@ struct CommonOptions {
   trapeze::Index steps = 100;
   std::string tile;
   std::string height;  // empty: TRAPEZE_HEIGHT, else auto
+  std::string kernel_height = "auto";  // GPU: steps per kernel launch
+  std::string devices;  // empty: TRAPEZE_DEVICES, else auto
   std::string sweep_height;  // "A:B"
   std::string sweep_csv;
   std::string mode = "shrink";
@@ -51,8 +53,13 @@ struct HeightRange {
 // "A:B" with 1 <= A <= B.
 HeightRange parse_height_range(const std::string& text);
 
-// The plan from the options; "auto" tiles depend on the domain and worker count.
-// An "auto" height is left as 0 for the height model to fill in.
-trapeze::Plan make_plan(const CommonOptions& options, int dims, const trapeze::Extent& domain, int workers);
+// --devices if given, else TRAPEZE_DEVICES if set, else "auto".
+trapeze::StageDevices requested_devices(const CommonOptions& options);
+
+// The plan from the options; "auto" tiles depend on the domain and on the
+// workers that run stages (`gpus` > 0: stage tasks run on that many GPUs).
+// An "auto" height (or kernel height) is left as 0 for the models to fill in.
+trapeze::Plan make_plan(const CommonOptions& options, int dims, const trapeze::Extent& domain, int workers,
+                        int gpus = 0);
 
 }  // namespace apps

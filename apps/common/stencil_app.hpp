@@ -19,6 +19,7 @@
 #include "app_options.hpp"
 #include "png_image.hpp"
 #include "text_io.hpp"
+#include "trapeze/gpu_height_profile.hpp"
 #include "trapeze/height_choice.hpp"
 #include "trapeze/reference.hpp"
 #include "trapeze/runtime.hpp"
@@ -206,15 +207,39 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   check_writable(options.png);
   if (options.steps < 0) throw trapeze::Error("steps must be >= 0, got " + std::to_string(options.steps));
   trapeze::Runtime runtime;
-  trapeze::Plan plan = make_plan(options, S::dims, grid.extent(), runtime.worker_count());
+  // Stage tasks go to the GPUs when the program has CUDA codelets for this
+  // stencil, StarPU found GPUs, and --devices allows it (auto or gpu).
+  const trapeze::StageDevices devices = requested_devices(options);
+  const bool cuda_ready = trapeze::cuda_functions_of<S>() && runtime.cuda_worker_count() > 0;
+  const bool gpu_only = cuda_ready && (devices == trapeze::StageDevices::automatic || devices == trapeze::StageDevices::gpu);
+  const int gpus = gpu_only ? runtime.cuda_worker_count() : 0;
+  trapeze::Plan plan = make_plan(options, S::dims, grid.extent(), runtime.cpu_worker_count(), gpus);
   trapeze::ModelShape shape =
-      trapeze::model_shape<S>(grid.extent(), plan.tile, grid.boundary().kind, plan.mode, runtime.worker_count());
+      trapeze::model_shape<S>(grid.extent(), plan.tile, grid.boundary().kind, plan.mode, runtime.cpu_worker_count());
   shape.steps = options.steps;
   // The model's view of this run, whether or not it picks the height.
   const bool auto_height = plan.height == 0;
+  const bool auto_kernel_height = plan.kernel_height == 0;
   std::optional<trapeze::HeightDecision> decision;
-  if (auto_height || !options.sweep_height.empty()) decision = trapeze::decide_height(runtime, stencil, name, shape);
-  if (auto_height) plan.height = decision->height;
+  std::optional<trapeze::GpuHeightDecision> gpu_decision;
+  const trapeze::GpuShape gpu_shape{grid.extent(), S::dims, plan.tile, S::shape.radius, grid.boundary().kind, gpus,
+                                    options.steps};
+  if (gpu_only && !options.sweep_height.empty()) {
+    throw trapeze::Error("--sweep-height sweeps CPU heights; with GPUs add --devices cpu, or run benchmarks/gpu_stencils");
+  }
+  if (gpu_only) {
+    if (auto_height || auto_kernel_height) {
+      gpu_decision = trapeze::decide_gpu_heights(runtime, stencil, name, gpu_shape);
+      gpu_decision->choice = trapeze::choose_gpu_heights(gpu_decision->costs, gpu_shape, auto_height ? 0 : plan.height,
+                                                         auto_kernel_height ? 0 : plan.kernel_height);
+      plan.height = gpu_decision->choice.height;
+      plan.kernel_height = gpu_decision->choice.kernel_height;
+    }
+  } else {
+    if (auto_height || !options.sweep_height.empty()) decision = trapeze::decide_height(runtime, stencil, name, shape);
+    if (auto_height) plan.height = decision->height;
+    if (auto_kernel_height) plan.kernel_height = 1;
+  }
   if (!options.sweep_height.empty()) {
     return run_height_sweep(name, options, runtime, stencil, grid, plan, shape, *decision);
   }
@@ -250,21 +275,28 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                              {"height", plan.height},
                              {"height_auto", auto_height},
                              {"predicted_seconds_per_step",
-                              decision ? nlohmann::json(trapeze::predict_seconds_per_step(decision->costs, shape, plan.height))
-                                       : nlohmann::json(nullptr)},
+                              gpu_decision ? nlohmann::json(trapeze::predict_gpu_seconds_per_step(
+                                                 gpu_decision->costs, gpu_shape, plan.height, plan.kernel_height))
+                              : decision   ? nlohmann::json(trapeze::predict_seconds_per_step(decision->costs, shape, plan.height))
+                                           : nlohmann::json(nullptr)},
                              {"seconds_per_step", seconds / steps},
-                             {"profiled", decision ? decision->profiled : false},
+                             {"profiled", gpu_decision ? gpu_decision->profiled : decision ? decision->profiled : false},
                              {"mode", trapeze::to_string(plan.mode)},
                              {"boundary", trapeze::to_string(grid.boundary())},
                              {"seconds", seconds},
                              {"gcups", gcups},
                              {"verified", options.verify ? nlohmann::json(!mismatch) : nlohmann::json(nullptr)},
                              {"workers", runtime.worker_count()},
+                             {"cuda_workers", runtime.cuda_worker_count()},
+                             {"devices", gpu_only ? "gpu" : (cuda_ready && devices == trapeze::StageDevices::all ? "all" : "cpu")},
+                             {"kernel_height", plan.kernel_height},
                              {"scheduler", runtime.scheduler()}};
     fmt::print("{}\n", report.dump());
   } else {
-    fmt::print("{} {} steps={} tile={} h={}{} workers={} sched={}: {:.4f} s, {:.3f} GCUPS{}\n", name, size,
-               options.steps, tile, plan.height, auto_height ? " (auto)" : "", runtime.worker_count(),
+    fmt::print("{} {} steps={} tile={} h={}{}{} workers={}{} sched={}: {:.4f} s, {:.3f} GCUPS{}\n", name, size,
+               options.steps, tile, plan.height, auto_height ? " (auto)" : "",
+               gpus > 0 ? fmt::format(" k={}", plan.kernel_height) : std::string(), runtime.worker_count(),
+               gpus > 0 ? fmt::format(" (stages on {} GPU)", gpus) : std::string(),
                runtime.scheduler(), seconds, gcups,
                options.verify ? (mismatch ? ", VERIFY FAILED" : ", verified") : "");
   }

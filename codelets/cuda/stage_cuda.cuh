@@ -22,18 +22,16 @@
 namespace trapeze::cuda {
 
 template <Stencil S>
-constexpr KernelPolicy policy_of() {
-  return PolicyFor<S::dims, static_cast<int>(sizeof(typename S::value_type))>::value;
-}
+using PolicyOf = typename PolicyFor<S::dims, static_cast<int>(sizeof(typename S::value_type))>::type;
 
 // The largest kernel-level height whose shared memory a block can have.
 template <Stencil S>
 int max_kernel_height(int limit_bytes) {
-  constexpr KernelPolicy policy = policy_of<S>();
+  using Policy = PolicyOf<S>;
   int radius[3] = {static_cast<int>(S::shape.radius[0]), static_cast<int>(S::shape.radius[1]),
                    static_cast<int>(S::shape.radius[2])};
   int k = 1;
-  while (k < 64 && smem_bytes<typename S::value_type>(policy, radius, k + 1, updated_fields_of<S>) <= limit_bytes) ++k;
+  while (k < 64 && smem_bytes<typename S::value_type, Policy>(radius, k + 1, updated_fields_of<S>) <= limit_bytes) ++k;
   return k;
 }
 
@@ -43,18 +41,20 @@ void launch_trapezoid(const S& stencil, const typename S::value_type* in, typena
                       const typename S::value_type* constants, const LaunchGeometry& g,
                       typename S::value_type outside, cudaStream_t stream) {
   using T = typename S::value_type;
-  constexpr KernelPolicy policy = policy_of<S>();
+  using Policy = PolicyOf<S>;
   const long long cells[3] = {g.region_hi[0] - g.region_lo[0], g.region_hi[1] - g.region_lo[1],
                               g.region_hi[2] - g.region_lo[2]};
   if (cells[0] <= 0 || cells[1] <= 0 || cells[2] <= 0) return;
-  const dim3 blocks(static_cast<unsigned>((cells[0] + policy.out_x - 1) / policy.out_x),
-                    static_cast<unsigned>((cells[1] + policy.out_y - 1) / policy.out_y),
-                    static_cast<unsigned>((cells[2] + policy.out_z - 1) / policy.out_z));
-  const dim3 threads(policy.threads_x, policy.threads_y, policy.threads_z);
-  const auto bytes = static_cast<int>(smem_bytes<T>(policy, g.radius, g.steps, updated_fields_of<S>));
-  auto* kernel = &trapezoid_kernel<S, policy>;
+  const dim3 blocks(static_cast<unsigned>((cells[0] + Policy::out_x - 1) / Policy::out_x),
+                    static_cast<unsigned>((cells[1] + Policy::out_y - 1) / Policy::out_y),
+                    static_cast<unsigned>((cells[2] + Policy::out_z - 1) / Policy::out_z));
+  const dim3 threads(Policy::threads_x, Policy::threads_y, Policy::threads_z);
+  const auto bytes = static_cast<int>(smem_bytes<T, Policy>(g.radius, g.steps, updated_fields_of<S>));
+  auto* kernel = &trapezoid_kernel<S, Policy>;
   // Above 48 KiB a block's dynamic shared memory must be allowed explicitly.
-  TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  if (bytes > 48 * 1024) {
+    TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  }
   kernel<<<blocks, threads, bytes, stream>>>(stencil, in, out, constants, g, outside);
   TRAPEZE_CUDA_CHECK_LAUNCH("trapezoid_kernel");
 }

@@ -71,3 +71,25 @@ TrapezoidMode parse_trapezoid_mode(std::string_view text) {
 std::string to_string(TrapezoidMode mode) { return mode == TrapezoidMode::shrink ? "shrink" : "full"; }
 
 }  // namespace trapeze
+
+namespace trapeze {
+
+StageDevices parse_stage_devices(std::string_view text) {
+  if (text == "auto") return StageDevices::automatic;
+  if (text == "cpu") return StageDevices::cpu;
+  if (text == "gpu") return StageDevices::gpu;
+  if (text == "all") return StageDevices::all;
+  throw Error("devices must be auto, cpu, gpu or all, got '" + std::string(text) + "'");
+}
+
+std::string to_string(StageDevices devices) {
+  switch (devices) {
+    case StageDevices::automatic: return "auto";
+    case StageDevices::cpu: return "cpu";
+    case StageDevices::gpu: return "gpu";
+    case StageDevices::all: return "all";
+  }
+  return "?";
+}
+
+}  // namespace trapeze

@@ -17,4 +17,12 @@ Extent choose_tile(const Extent& domain, int dims, int workers, int height) {
   return tile;
 }
 
+Extent choose_gpu_tile(const Extent& domain, int dims, int gpus) {
+  Extent tile = domain;
+  const int d = dims - 1;
+  const Index pieces = std::min<Index>(static_cast<Index>(std::max(1, gpus)) * tiles_per_gpu, domain[d]);
+  tile[d] = (domain[d] + pieces - 1) / pieces;
+  return tile;
+}
+
 }  // namespace trapeze

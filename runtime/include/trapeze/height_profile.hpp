@@ -113,7 +113,8 @@ CostModel profile_cost_model(Runtime& runtime, const S& stencil) {
     const auto cuts = static_cast<Index>(std::lround(std::pow(static_cast<double>(config.tiles), 1.0 / S::dims)));
     Extent tile = domain;
     for (int d = 0; d < S::dims; ++d) tile[d] = (domain[d] + cuts - 1) / cuts;
-    const Plan plan{tile, config.height, TrapezoidMode::shrink};
+    // The CPU model profiles CPU workers, whatever else the machine has.
+    const Plan plan{tile, config.height, TrapezoidMode::shrink, 1, StageDevices::cpu};
     std::vector<double> times;
     for (int repeat = 0; repeat < 3; ++repeat) {
       StencilRun<S> run(runtime, stencil, grid, plan);

@@ -18,11 +18,21 @@ enum class TrapezoidMode { shrink, full };
 TrapezoidMode parse_trapezoid_mode(std::string_view text);
 std::string to_string(TrapezoidMode mode);
 
+// Which workers run stage tasks (copies in and out of the grid always run on
+// CPU workers). automatic: the GPUs alone when the program has CUDA codelets
+// for the stencil and StarPU found a GPU, the CPUs otherwise; cpu, gpu: those
+// only; all: both, StarPU's scheduler choosing per task.
+enum class StageDevices { automatic, cpu, gpu, all };
+
+StageDevices parse_stage_devices(std::string_view text);
+std::string to_string(StageDevices devices);
+
 struct Plan {
   Extent tile{256, 256, 1};  // cells per tile per dimension; clipped to the domain
   int height = 1;            // time steps per stage (task-level trapezoid height H)
   TrapezoidMode mode = TrapezoidMode::shrink;
   int kernel_height = 1;     // GPU: time steps per kernel launch (kernel-level height k <= H)
+  StageDevices devices = StageDevices::automatic;
 };
 
 }  // namespace trapeze

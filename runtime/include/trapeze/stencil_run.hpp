@@ -72,21 +72,32 @@ class StencilRun {
   void submit(Index steps) {
     if (steps < 0) throw Error("steps must be >= 0, got " + std::to_string(steps));
     if (steps == 0) return;
-    // Workers wait while the graph is built: on a machine with one core per
-    // worker, submission would otherwise compete with them for a core.
-    starpu_pause();
-    struct Resume { ~Resume() { starpu_resume(); } } resume_on_exit;
+    // CPU workers wait while the graph is built: on a machine with one core
+    // per worker, submission would otherwise compete with them for a core.
+    // GPU stages start at once: their workers only feed the device.
+    const bool pause = uses_cpus() || !in_tiles_;
+    if (pause) starpu_pause();
+    struct Resume {
+      bool paused;
+      ~Resume() {
+        if (paused) starpu_resume();
+      }
+    } resume_on_exit{pause};
     if (!in_tiles_) submit_scatter();
     if (!strips_current_) submit_publish();
-    Index done = 0;
-    while (done < steps) {
+    // Every stage publishes, the last one too: a later submit() continues from
+    // the tiles where they are (on the GPU) without a copy task pulling them back.
+    for (Index done = 0; done < steps;) {
       const int stage_steps = static_cast<int>(std::min<Index>(plan_.height, steps - done));
-      const bool last = done + stage_steps == steps;
-      submit_stage(stage_steps, !last);
+      submit_stage(stage_steps, true);
       done += stage_steps;
     }
-    strips_current_ = false;  // the last stage skips publishing: nobody reads it
   }
+
+  // Blocks until every submitted task has run, leaving the values in the tiles
+  // (on whichever device computed them): the grid is not filled. A later
+  // submit() continues from there; wait() fills the grid.
+  void drain(const ProgressCallback& progress = {}) { wait_for_tasks(progress); }
 
   // Copies the tiles back into the grid (one task per band of tiles, each after
   // its tiles' last stage) and blocks until every submitted task has run. The
@@ -106,8 +117,9 @@ class StencilRun {
   Index tasks_submitted() const { return tasks_submitted_.load(); }
   Index tasks_completed() const { return tasks_completed_.load(); }
   // Whether stage tasks may run on CUDA workers (the program has CUDA codelets
-  // for this stencil and StarPU found a GPU).
+  // for this stencil, StarPU found a GPU, and the plan's devices allow it).
   bool uses_cuda() const { return stage_codelet_.where & STARPU_CUDA; }
+  bool uses_cpus() const { return stage_codelet_.where & STARPU_CPU; }
 
  private:
   struct TileProgress {
@@ -141,16 +153,34 @@ class StencilRun {
                                                        static_cast<uint32_t>(cells >> 32)));
   }
 
+  // Where stage tasks may run (Plan::devices).
+  static uint32_t stage_where(StageDevices devices, bool cuda_ready) {
+    switch (devices) {
+      case StageDevices::automatic: return cuda_ready ? STARPU_CUDA : STARPU_CPU;
+      case StageDevices::cpu: return STARPU_CPU;
+      case StageDevices::gpu:
+        if (!cuda_ready) {
+          throw Error(std::string("devices gpu: ") +
+                      (cuda_functions_of<S>() ? "StarPU found no CUDA worker (no GPU, or STARPU_NCUDA=0)"
+                                              : "this program has no CUDA codelets for the stencil (built without nvcc?)"));
+        }
+        return STARPU_CUDA;
+      case StageDevices::all: return cuda_ready ? (STARPU_CPU | STARPU_CUDA) : STARPU_CPU;
+    }
+    return STARPU_CPU;
+  }
+
   void init_codelets() {
     starpu_codelet_init(&stage_codelet_);
-    stage_codelet_.where = STARPU_CPU;
     stage_codelet_.cpu_funcs[0] = &stage_cpu<S>;
     stage_codelet_.cpu_funcs_name[0] = "stage_cpu";
-    if (const CudaStencilFunctions* cuda = cuda_functions_of<S>(); cuda && starpu_cuda_worker_get_count() > 0) {
+    const CudaStencilFunctions* cuda = cuda_functions_of<S>();
+    const bool cuda_ready = cuda && starpu_cuda_worker_get_count() > 0;
+    if (cuda_ready) {
       stage_codelet_.cuda_funcs[0] = cuda->stage;
       stage_codelet_.cuda_flags[0] = STARPU_CUDA_ASYNC;
-      stage_codelet_.where |= STARPU_CUDA;
     }
+    stage_codelet_.where = stage_where(plan_.devices, cuda_ready);
     stage_codelet_.nbuffers = STARPU_VARIABLE_NBUFFERS;
     stage_codelet_.name = "stage";
     stage_codelet_.model =

@@ -16,4 +16,11 @@ inline constexpr int tiles_per_worker_at_height_1 = 2;
 
 Extent choose_tile(const Extent& domain, int dims, int workers, int height = 0);
 
+// On GPUs a tile is a whole device's worth of work: a launch fills the device
+// only with enough blocks, and every task costs a few tens of microseconds of
+// scheduling and ghost-zone copies. Two tiles per GPU, cut along the slowest
+// dimension, keep one tile's task queued while the other runs.
+inline constexpr int tiles_per_gpu = 2;
+Extent choose_gpu_tile(const Extent& domain, int dims, int gpus);
+
 }  // namespace trapeze

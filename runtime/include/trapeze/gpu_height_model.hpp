@@ -1,0 +1,59 @@
+#pragma once
+// Choosing both heights on GPUs: the task-level height H (steps per stage
+// task) and the kernel-level height k (steps per launch, in shared memory).
+// Seed 000's structure (eq. 1-3): a stage costs its fixed synchronisation
+// (here a task: StarPU's scheduling, the ghost-zone copies, one launch each)
+// plus the work of its launches over the tile, CPL = CPS / h. What the seed
+// derives from memory and compute cycles per trapezoid (eq. 4-10) is measured
+// instead, per kernel height: the one-time profiling run (gpu_height_profile.hpp)
+// times each k on a tile that fills the device and records seconds per cell
+// and step, which holds for any size because a thread block's shape, and so
+// its ghost-zone redundancy, does not depend on the tile (the seed found the
+// same: the best ghost zone barely moves with the input size). The planner's
+// own redundancy (a stage's ghost zone r*H around the tile, shrinking by r*k
+// per launch) and the task and launch counts come from the run's shape.
+#include <string>
+#include <vector>
+
+#include "trapeze/boundary.hpp"
+#include "trapeze/geometry.hpp"
+
+namespace trapeze {
+
+struct GpuCostModel {
+  struct KernelCost {
+    int k;                  // kernel height
+    double cell_seconds;    // per committed cell per step, the device filled
+  };
+  std::vector<KernelCost> kernels;  // ascending k
+  double task_seconds = 0;          // a stage task's fixed cost
+  double launch_seconds = 0;        // one more launch inside a task
+};
+
+struct GpuShape {
+  Extent domain{1, 1, 1};
+  int dims = 1;
+  Extent tile{1, 1, 1};
+  Extent radius{0, 0, 0};
+  BoundaryKind boundary = BoundaryKind::clamp;
+  int gpus = 1;
+  Index steps = 0;  // the run's step count, if known
+};
+
+// Predicted seconds per time step of a whole run at heights (H, k).
+double predict_gpu_seconds_per_step(const GpuCostModel& model, const GpuShape& shape, int height, int kernel_height);
+
+struct GpuHeightChoice {
+  int height = 1;
+  int kernel_height = 1;
+  double predicted_seconds_per_step = 0;
+};
+
+// The fastest predicted (H, k), H a multiple of k up to 64 (and the step
+// count); within 1% of the fastest, the smallest H (less redundant work where
+// the prediction cannot tell). A non-zero `height` or `kernel_height` is kept
+// as given (the user chose it) and the other one chosen around it.
+GpuHeightChoice choose_gpu_heights(const GpuCostModel& model, const GpuShape& shape, int height = 0,
+                                   int kernel_height = 0);
+
+}  // namespace trapeze

@@ -1,0 +1,135 @@
+#pragma once
+// The one-time profiling run behind the GPU height model (seed 000: "a
+// one-time profiling for the target application with a small input size"):
+// the real stencil through the real runtime on the GPU, values resident on the
+// device, timed per kernel height on one tile that fills the device; and on a
+// tiny tile, where a task's fixed costs are all there is, at two heights to
+// split them into the task's and each launch's. Cached per device name,
+// stencil, element type and build (gpu_model_cache.hpp).
+#include <starpu.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "codelets/cuda/kernel_policy.hpp"
+#include "trapeze/gpu_height_model.hpp"
+#include "trapeze/gpu_model_cache.hpp"
+#include "trapeze/height_choice.hpp"
+#include "trapeze/machine_probe.hpp"
+#include "trapeze/runtime.hpp"
+#include "trapeze/stencil_run.hpp"
+
+namespace trapeze {
+
+// Seconds per step of `plan` on `grid`, the tiles resident where they run:
+// the median of three timed submissions after a warm-up one.
+template <Stencil S>
+double resident_seconds_per_step(Runtime& runtime, const S& stencil, Grid<typename S::value_type> grid,
+                                 const Plan& plan, Index steps) {
+  StencilRun<S> run(runtime, stencil, grid, plan);
+  run.submit(steps);
+  run.drain();
+  std::vector<double> times;
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    const auto start = std::chrono::steady_clock::now();
+    run.submit(steps);
+    run.drain();
+    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+                    static_cast<double>(steps));
+  }
+  std::sort(times.begin(), times.end());
+  return times[1];
+}
+
+// The name of the first CUDA worker's device ("NVIDIA H100 80GB HBM3"), the
+// key of its cost models.
+inline std::string gpu_device_name() {
+  for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
+    if (starpu_worker_get_type(static_cast<int>(w)) != STARPU_CUDA_WORKER) continue;
+    char name[256];
+    starpu_worker_get_name(static_cast<int>(w), name, sizeof name);
+    std::string text = name;
+    // "CUDA 0.0 (NVIDIA H100 80GB HBM3 79.1 GiB 19:00.0)": keep the model name.
+    const auto open = text.find('('), gib = text.find(" GiB");
+    if (open != std::string::npos && gib != std::string::npos && gib > open) {
+      text = text.substr(open + 1, gib - open - 1);
+      return text.substr(0, text.find_last_of(' '));
+    }
+    return text;
+  }
+  return "no GPU";
+}
+
+template <Stencil S>
+GpuCostModel profile_gpu_cost_model(Runtime& runtime, const S& stencil) {
+  using T = typename S::value_type;
+  auto make_grid = [](Index side) {
+    Extent domain{1, 1, 1};
+    for (int d = 0; d < S::dims; ++d) domain[d] = side;
+    Grid<T> grid(domain, S::dims, updated_fields_of<S>, constant_fields_of<S>, 1, Boundary::clamp());
+    for (int f = 0; f < grid.updated_count(); ++f) {
+      for (std::size_t i = 0; i < grid.updated(f).size(); ++i) grid.updated(f)[i] = static_cast<T>(i % 7);
+    }
+    for (int c = 0; c < grid.constant_count(); ++c) {
+      for (std::size_t i = 0; i < grid.constant(c).size(); ++i) grid.constant(c)[i] = static_cast<T>(i % 3);
+    }
+    return grid;
+  };
+  // About 16 million cells: every multiprocessor busy with many blocks.
+  const Index fill_side = S::dims == 1 ? Index{16} << 20 : S::dims == 2 ? 4096 : 256;
+  const Index tiny_side = S::dims == 1 ? 256 : S::dims == 2 ? 32 : 8;
+  const Grid<T> fill = make_grid(fill_side), tiny = make_grid(tiny_side);
+  GpuCostModel model;
+  // Fixed costs: a task per step, then a task of 8 one-step launches.
+  const double one = resident_seconds_per_step(runtime, stencil, tiny, Plan{tiny.extent(), 1, TrapezoidMode::shrink, 1, StageDevices::gpu}, 64);
+  const double eight = resident_seconds_per_step(runtime, stencil, tiny, Plan{tiny.extent(), 8, TrapezoidMode::shrink, 1, StageDevices::gpu}, 64);
+  model.launch_seconds = std::max(0.0, (8 * eight - one) / 7);
+  model.task_seconds = std::max(0.0, one - model.launch_seconds);
+  const double cells = static_cast<double>(fill.cells());
+  for (int k : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32}) {
+    // Heights whose shared memory a block cannot have are not offered.
+    int radius[3] = {static_cast<int>(S::shape.radius[0]), static_cast<int>(S::shape.radius[1]),
+                     static_cast<int>(S::shape.radius[2])};
+    using Policy = typename cuda::PolicyFor<S::dims, static_cast<int>(sizeof(T))>::type;
+    const long long box = static_cast<long long>(Policy::out_x + 2 * radius[0] * k) * (Policy::out_y + 2 * radius[1] * k) *
+                          (Policy::out_z + 2 * radius[2] * k);
+    if (box * updated_fields_of<S> * static_cast<long long>(sizeof(T)) * (k >= 2 ? 2 : 1) > cuda::shared_memory_per_block) break;
+    // Enough steps that a timing is tens of milliseconds, a multiple of k.
+    const Index steps = std::max<Index>(k, (std::max<Index>(64, 256 / k * k) + k - 1) / k * k);
+    const double per_step = resident_seconds_per_step(runtime, stencil, fill, Plan{fill.extent(), k, TrapezoidMode::shrink, k, StageDevices::gpu}, steps);
+    const double fixed = (model.task_seconds + model.launch_seconds) / k;
+    model.kernels.push_back({k, std::max(per_step - fixed, per_step * 0.05) / cells});
+  }
+  return model;
+}
+
+struct GpuHeightDecision {
+  GpuHeightChoice choice;
+  bool profiled = false;
+  GpuCostModel costs;
+};
+
+template <Stencil S>
+GpuHeightDecision decide_gpu_heights(Runtime& runtime, const S& stencil, const std::string& app, const GpuShape& shape,
+                                     const std::filesystem::path& cache_file = GpuModelCache::default_path()) {
+  const GpuModelCache cache(cache_file, build_identity());
+  const std::string key = gpu_device_name() + "/" + app + "/" + element_type_name<typename S::value_type>();
+  GpuHeightDecision decision;
+  if (auto cached = cache.find(key)) {
+    decision.costs = *cached;
+  } else {
+    decision.costs = profile_gpu_cost_model(runtime, stencil);
+    decision.profiled = true;
+    try {
+      cache.store(key, decision.costs);
+    } catch (const Error&) {
+      // An unwritable cache costs a profiling run next time, nothing more.
+    }
+  }
+  decision.choice = choose_gpu_heights(decision.costs, shape);
+  return decision;
+}
+
+}  // namespace trapeze

@@ -1,0 +1,102 @@
+#include "trapeze/gpu_height_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "trapeze/tiling.hpp"
+
+namespace trapeze {
+
+namespace {
+
+// Cells of [lo, hi) inside the domain along one dimension (all of it when periodic).
+Index inside(Index lo, Index hi, Index extent, bool periodic) {
+  if (periodic) return std::max<Index>(0, hi - lo);
+  return std::max<Index>(0, std::min(hi, extent) - std::max<Index>(lo, 0));
+}
+
+// Seconds per cell and step at kernel height k: the profiled value, or the
+// nearest profiled one below (heights above the profiled ones are not offered).
+double cell_seconds(const GpuCostModel& model, int k) {
+  double best = model.kernels.front().cell_seconds;
+  for (const auto& c : model.kernels) {
+    if (c.k <= k) best = c.cell_seconds;
+  }
+  return best;
+}
+
+}  // namespace
+
+double predict_gpu_seconds_per_step(const GpuCostModel& model, const GpuShape& shape, int height, int kernel_height) {
+  const Tiling tiling(shape.domain, shape.dims, shape.tile);
+  const bool periodic = shape.boundary == BoundaryKind::periodic;
+  const Index steps = shape.steps > 0 ? shape.steps : height;
+  double seconds = 0;
+  for (Index done = 0; done < steps;) {
+    const int stage = static_cast<int>(std::min<Index>(height, steps - done));
+    for (int t = 0; t < tiling.count(); ++t) {
+      const Box tile = tiling.box(t);
+      seconds += model.task_seconds;
+      // Launch j commits the cells still valid after its last step: the tile
+      // grown by the ghost zone r*H, less r per step done.
+      for (int launched = 0; launched < stage;) {
+        const int k = std::min(kernel_height, stage - launched);
+        launched += k;
+        double cells = 1;
+        for (int d = 0; d < max_dims; ++d) {
+          const Index grow = shape.radius[d] * (stage - launched);
+          cells *= static_cast<double>(inside(tile.lo[d] - grow, tile.hi[d] + grow, shape.domain[d], periodic));
+        }
+        seconds += model.launch_seconds + cells * k * cell_seconds(model, k);
+      }
+    }
+    done += stage;
+  }
+  // Tiles spread over the GPUs; each GPU runs its tasks one after another.
+  return seconds / std::max(1, shape.gpus) / static_cast<double>(steps);
+}
+
+GpuHeightChoice choose_gpu_heights(const GpuCostModel& model, const GpuShape& shape, int fixed_height,
+                                   int fixed_kernel_height) {
+  std::vector<GpuHeightChoice> options;
+  const int ceiling = static_cast<int>(std::min<Index>(64, shape.steps > 0 ? shape.steps : 64));
+  std::vector<int> kernel_heights;
+  if (fixed_kernel_height > 0) {
+    kernel_heights.push_back(fixed_kernel_height);
+  } else {
+    for (const auto& kernel : model.kernels) kernel_heights.push_back(kernel.k);
+  }
+  for (int k : kernel_heights) {
+    if (fixed_height > 0) {
+      if (k <= fixed_height) options.push_back({fixed_height, k, predict_gpu_seconds_per_step(model, shape, fixed_height, k)});
+      continue;
+    }
+    if (k > ceiling) continue;
+    const GpuCostModel::KernelCost kernel{k, 0};
+    for (int height = kernel.k; height <= ceiling; height += kernel.k) {
+      // A periodic ghost zone may not wrap around the domain more than once.
+      bool fits = true;
+      for (int d = 0; d < shape.dims; ++d) {
+        fits &= !(shape.boundary == BoundaryKind::periodic && shape.radius[d] * height > shape.domain[d]);
+      }
+      if (!fits) break;
+      options.push_back({height, kernel.k, predict_gpu_seconds_per_step(model, shape, height, kernel.k)});
+    }
+  }
+  if (options.empty()) {
+    const int h = std::max(1, fixed_height), k = std::max(1, std::min(h, fixed_kernel_height > 0 ? fixed_kernel_height : 1));
+    return {h, k, predict_gpu_seconds_per_step(model, shape, h, k)};
+  }
+  const double fastest = std::min_element(options.begin(), options.end(), [](const auto& a, const auto& b) {
+                           return a.predicted_seconds_per_step < b.predicted_seconds_per_step;
+                         })->predicted_seconds_per_step;
+  GpuHeightChoice chosen{std::numeric_limits<int>::max(), 1, 0};
+  for (const auto& o : options) {
+    if (o.predicted_seconds_per_step > fastest * 1.01) continue;
+    if (o.height < chosen.height || (o.height == chosen.height && o.kernel_height > chosen.kernel_height)) chosen = o;
+  }
+  return chosen;
+}
+
+}  // namespace trapeze

@@ -1,0 +1,85 @@
+#include "trapeze/gpu_model_cache.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <utility>
+
+#include "trapeze/cost_model_cache.hpp"
+#include "trapeze/error.hpp"
+
+namespace trapeze {
+
+namespace {
+
+constexpr int format_version = 1;
+
+nlohmann::json read_entries(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) return nlohmann::json::object();
+  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || doc.value("version", 0) != format_version || !doc.contains("entries") ||
+      !doc["entries"].is_object()) {
+    return nlohmann::json::object();
+  }
+  return doc["entries"];
+}
+
+bool positive_finite(const nlohmann::json& v) { return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0; }
+
+}  // namespace
+
+GpuModelCache::GpuModelCache(std::filesystem::path file, std::string build)
+    : file_(std::move(file)), build_(std::move(build)) {}
+
+std::filesystem::path GpuModelCache::default_path() {
+  return CostModelCache::default_path().parent_path() / "gpu_models.json";
+}
+
+std::optional<GpuCostModel> GpuModelCache::find(const std::string& key) const {
+  const nlohmann::json entries = read_entries(file_);
+  if (!entries.contains(key) || !entries[key].is_object()) return std::nullopt;
+  const nlohmann::json& e = entries[key];
+  if (e.value("build", "") != build_) return std::nullopt;
+  if (!e.contains("task_seconds") || !positive_finite(e["task_seconds"]) || !e.contains("launch_seconds") ||
+      !positive_finite(e["launch_seconds"]) || !e.contains("kernels") || !e["kernels"].is_array() || e["kernels"].empty()) {
+    return std::nullopt;
+  }
+  GpuCostModel model;
+  model.task_seconds = e["task_seconds"].get<double>();
+  model.launch_seconds = e["launch_seconds"].get<double>();
+  for (const nlohmann::json& kernel : e["kernels"]) {
+    if (!kernel.is_array() || kernel.size() != 2 || !kernel[0].is_number_integer() || !positive_finite(kernel[1])) {
+      return std::nullopt;
+    }
+    const int k = kernel[0].get<int>();
+    if (k < 1 || (!model.kernels.empty() && k <= model.kernels.back().k) || kernel[1].get<double>() <= 0) return std::nullopt;
+    model.kernels.push_back({k, kernel[1].get<double>()});
+  }
+  return model;
+}
+
+void GpuModelCache::store(const std::string& key, const GpuCostModel& m) const {
+  nlohmann::json entries = read_entries(file_);
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const auto& k : m.kernels) kernels.push_back({k.k, k.cell_seconds});
+  entries[key] = {{"build", build_}, {"task_seconds", m.task_seconds}, {"launch_seconds", m.launch_seconds},
+                  {"kernels", kernels}};
+  const nlohmann::json doc = {{"version", format_version}, {"entries", entries}};
+  std::error_code ec;
+  std::filesystem::create_directories(file_.parent_path(), ec);
+  const std::filesystem::path temporary = file_.string() + ".tmp";
+  {
+    std::ofstream out(temporary);
+    out << doc.dump(2) << '\n';
+    if (!out) {
+      std::filesystem::remove(temporary, ec);
+      throw Error("cannot write the GPU model cache '" + file_.string() + "'");
+    }
+  }
+  std::filesystem::rename(temporary, file_, ec);
+  if (ec) throw Error("cannot write the GPU model cache '" + file_.string() + "': " + ec.message());
+}
+
+}  // namespace trapeze

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Makes a self-contained bundle for a GPU machine with no network: the apps,
+# benchmarks and test binaries built here, StarPU's libraries and every other
+# library they need that is not part of a CUDA machine's base (glibc, libstdc++
+# and the CUDA 13 libraries are taken from the machine itself), a run wrapper,
+# and StarPU's calibration directory inside the bundle (so the bus and
+# performance-model calibrations made on the GPU machine are kept with it).
+#
+#   scripts/make_gpu_bundle.sh [DIR]     # default: gpu-bundle (git-ignored), must stay under 64 MiB
+#   DIR/run.sh build/apps/jacobi2d ...   # on the GPU machine: any bundled program
+#   DIR/run_gpu_tests.sh                 # the GPU test label, then compute-sanitizer
+set -euo pipefail
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bundle=${1:-$repo_root/gpu-bundle}
+bash "$repo_root/scripts/build.sh" >/dev/null
+build=$repo_root/build
+rm -rf "$bundle"
+mkdir -p "$bundle/bin" "$bundle/lib" "$bundle/starpu-home" "$bundle/trapeze-home"
+
+programs=()
+for p in "$build"/apps/{jacobi2d,jacobi3d,hotspot,life,pathfinder} "$build"/tests/*_test "$build"/benchmarks/*; do
+  [ -x "$p" ] && [ -f "$p" ] && programs+=("$p")
+done
+for p in "${programs[@]}"; do
+  cp "$p" "$bundle/bin/"
+  strip --strip-unneeded "$bundle/bin/$(basename "$p")" 2>/dev/null || true
+done
+
+# Libraries: everything ldd resolves outside glibc, libstdc++/libgcc and CUDA.
+is_base() {
+  case "$(basename "$1")" in
+    libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|ld-linux*|libstdc++.so*|libgcc_s.so*) return 0 ;;
+    libcuda.so*|libcudart.so*|libcublas*|libcusparse*|libcusolver*|libnvJitLink*|libcufft*|libcurand*|libnvrtc*) return 0 ;;
+  esac
+  return 1
+}
+for p in "${programs[@]}"; do
+  ldd "$p" | awk '$3 ~ /^\// {print $3}'
+done | sort -u | while read -r lib; do
+  is_base "$lib" && continue
+  cp -L "$lib" "$bundle/lib/"
+done
+strip --strip-unneeded "$bundle"/lib/*.so* 2>/dev/null || true
+
+cat >"$bundle/run.sh" <<'RUN'
+#!/usr/bin/env bash
+# Runs a bundled program: ./run.sh jacobi2d --size 16384 ... (a name in bin/ or a path).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export LD_LIBRARY_PATH="$here/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export STARPU_HOME=${STARPU_HOME:-$here/starpu-home}
+export TRAPEZE_HOME=${TRAPEZE_HOME:-$here/trapeze-home}
+export STARPU_SILENT=${STARPU_SILENT:-1}
+program=$1; shift
+[ -x "$here/bin/$program" ] && program=$here/bin/$program
+exec "$program" "$@"
+RUN
+cat >"$bundle/run_gpu_tests.sh" <<'RUN'
+#!/usr/bin/env bash
+# The GPU test label (every app on CUDA workers against the sequential
+# reference), then the same binary under compute-sanitizer's memcheck and
+# racecheck on a subset (the sanitizer slows kernels a hundredfold).
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export STARPU_NCPU=${STARPU_NCPU:-2}
+status=0
+"$here/run.sh" gpu_equality_test --gtest_filter=-GpuSanitizer.* || status=1
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+if [ -x "$sanitizer" ]; then
+  for tool in memcheck racecheck; do
+    echo "== compute-sanitizer --tool $tool"
+    "$here/run.sh" "$sanitizer" --tool "$tool" --error-exitcode 9 --print-limit 20 \
+      "$here/bin/gpu_equality_test" --gtest_filter='GpuSanitizer.*' \
+      || status=1
+  done
+else
+  echo "compute-sanitizer not found: sanitizer runs skipped"
+fi
+exit $status
+RUN
+chmod +x "$bundle/run.sh" "$bundle/run_gpu_tests.sh"
+size=$(du -sm "$bundle" | cut -f1)
+echo "bundle: $bundle (${size} MiB, ${#programs[@]} programs, $(ls "$bundle/lib" | wc -l) libraries)"
+[ "$size" -lt 64 ] || { echo "make_gpu_bundle.sh: bundle is ${size} MiB, over the 64 MiB a GPU run can carry" >&2; exit 1; }

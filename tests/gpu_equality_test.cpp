@@ -1,0 +1,157 @@
+// Every app's stencil on CUDA workers equals the sequential reference bit for
+// bit, at odd sizes with random inputs, over every boundary, task-level
+// heights H and kernel-level heights k (k = 1 is the single-step kernel), tiles
+// that do and do not divide the domain, and with CPU and GPU workers mixed.
+// Float apps are exact too: the kernels are built with -fmad=false and
+// evaluate each update in the same order as the host (-ffp-contract=off), so
+// no tolerance is needed; a mismatch is a bug, not rounding.
+//
+// Label "gpu": without a CUDA worker every test is skipped with a message
+// (CTest shows it as skipped, not passed).
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "reference_check.hpp"
+#include "stencils/hotspot.hpp"
+#include "stencils/jacobi2d.hpp"
+#include "stencils/jacobi3d.hpp"
+#include "stencils/life.hpp"
+#include "stencils/pathfinder.hpp"
+#include "trapeze/runtime.hpp"
+
+namespace {
+
+using trapeze::Boundary;
+using trapeze::Extent;
+using trapeze::StageDevices;
+using tests::Case;
+
+struct Heights {
+  int task;    // H
+  int kernel;  // k
+};
+const std::vector<Heights> gpu_heights{{1, 1}, {2, 2}, {3, 1}, {5, 5}, {7, 3}};
+const std::vector<Boundary> every_boundary{Boundary::clamp(), Boundary::constant(0.75), Boundary::periodic()};
+
+std::vector<Case> cases_2d(const Extent& size, trapeze::Index steps) {
+  std::vector<Case> cases;
+  for (const Boundary& b : every_boundary) {
+    for (const Extent& t : {size, Extent{size[0], (size[1] + 2) / 3, 1}, Extent{150, 70, 1}, Extent{1, size[1], 1}}) {
+      for (const Heights& h : gpu_heights) {
+        Case c{size, t, b, h.task, steps};
+        c.kernel_height = h.kernel;
+        c.devices = StageDevices::gpu;
+        cases.push_back(c);
+      }
+    }
+  }
+  return cases;
+}
+
+template <trapeze::Stencil S>
+void run_cases(const S& stencil, const std::vector<Case>& cases, const std::string& scheduler = "dmda") {
+  trapeze::Runtime runtime({scheduler, 2, 1});
+  if (runtime.cuda_worker_count() == 0) GTEST_SKIP() << "no CUDA worker (no GPU or STARPU_NCUDA=0): GPU test skipped";
+  for (const Case& c : cases) {
+    tests::expect_matches_reference(runtime, stencil, c);
+    if (testing::Test::HasFatalFailure()) return;
+  }
+}
+
+TEST(GpuEquality, Jacobi2DFloat) { run_cases(apps::Jacobi2D<float>{}, cases_2d({301, 203, 1}, 13)); }
+TEST(GpuEquality, Jacobi2DDouble) { run_cases(apps::Jacobi2D<double>{}, cases_2d({157, 131, 1}, 9)); }
+TEST(GpuEquality, Life) { run_cases(apps::Life{}, cases_2d({301, 203, 1}, 13)); }
+TEST(GpuEquality, Hotspot) { run_cases(apps::Hotspot::for_grid(203, 301), cases_2d({301, 203, 1}, 13)); }
+
+TEST(GpuEquality, Jacobi3D) {
+  std::vector<Case> cases;
+  const Extent size{67, 45, 39};
+  for (const Boundary& b : every_boundary) {
+    for (const Extent& t : {size, Extent{67, 45, 13}, Extent{40, 20, 10}}) {
+      for (const Heights& h : gpu_heights) {
+        Case c{size, t, b, h.task, 8};
+        c.kernel_height = h.kernel;
+        c.devices = StageDevices::gpu;
+        cases.push_back(c);
+      }
+    }
+  }
+  run_cases(apps::Jacobi3D<float>{}, cases);
+}
+
+TEST(GpuEquality, Pathfinder) {
+  std::vector<Case> cases;
+  for (const Extent& t : {Extent{100003, 1, 1}, Extent{30011, 1, 1}, Extent{5000, 1, 1}}) {
+    for (const Heights& h : gpu_heights) {
+      Case c{{100003, 1, 1}, t, Boundary::clamp(), h.task, 37};
+      c.kernel_height = h.kernel;
+      c.constant_planes = c.steps;
+      c.devices = StageDevices::gpu;
+      cases.push_back(c);
+    }
+  }
+  run_cases(apps::Pathfinder{}, cases);
+}
+
+// CPU and GPU workers together: tiles move between host and device memory
+// (one padded buffer on the host, two on the GPU) and every stage still agrees.
+TEST(GpuEquality, CpuAndGpuWorkersTogether) {
+  for (const char* scheduler : {"dmda", "eager", "lws"}) {
+    std::vector<Case> cases;
+    for (const Boundary& b : every_boundary) {
+      Case c{{301, 203, 1}, {64, 40, 1}, b, 3, 14};
+      c.kernel_height = 2;
+      c.devices = StageDevices::all;
+      cases.push_back(c);
+    }
+    SCOPED_TRACE(scheduler);
+    run_cases(apps::Jacobi2D<float>{}, cases, scheduler);
+    run_cases(apps::Hotspot::for_grid(203, 301), cases, scheduler);
+    if (testing::Test::HasFatalFailure() || testing::Test::IsSkipped()) return;
+  }
+}
+
+// Large enough that the kernels run many blocks per launch and several launches per stage.
+TEST(GpuEquality, LargeTilesManyBlocks) {
+  Case c{{4099, 2051, 1}, {4099, 700, 1}, Boundary::clamp(), 8, 20};
+  c.kernel_height = 4;
+  c.devices = StageDevices::gpu;
+  run_cases(apps::Jacobi2D<float>{}, {c});
+}
+
+}  // namespace
+
+namespace {
+
+// A few small cases of every app, for compute-sanitizer (memcheck, racecheck):
+// each boundary, single-step and temporally blocked kernels, several tiles.
+TEST(GpuSanitizer, SmallCasesOfEveryApp) {
+  std::vector<Case> cases;
+  for (const Boundary& b : every_boundary) {
+    for (const Heights& h : {Heights{1, 1}, Heights{4, 3}}) {
+      Case c{{97, 61, 1}, {97, 25, 1}, b, h.task, 5};
+      c.kernel_height = h.kernel;
+      c.devices = StageDevices::gpu;
+      cases.push_back(c);
+    }
+  }
+  run_cases(apps::Jacobi2D<float>{}, cases);
+  run_cases(apps::Life{}, cases);
+  run_cases(apps::Hotspot::for_grid(61, 97), cases);
+  std::vector<Case> cases_3d;
+  for (const Boundary& b : every_boundary) {
+    Case c{{23, 17, 13}, {23, 17, 7}, b, 3, 4};
+    c.kernel_height = 2;
+    c.devices = StageDevices::gpu;
+    cases_3d.push_back(c);
+  }
+  run_cases(apps::Jacobi3D<float>{}, cases_3d);
+  Case path{{5003, 1, 1}, {2000, 1, 1}, Boundary::clamp(), 4, 9};
+  path.kernel_height = 4;
+  path.constant_planes = path.steps;
+  path.devices = StageDevices::gpu;
+  run_cases(apps::Pathfinder{}, {path});
+}
+
+}  // namespace

@@ -1,0 +1,15 @@
+// The five apps' stencils on CUDA workers, for the suites that run them.
+#include "codelets/cuda/cuda_stencil.cuh"
+#include "stencils/hotspot.hpp"
+#include "stencils/jacobi2d.hpp"
+#include "stencils/jacobi3d.hpp"
+#include "stencils/life.hpp"
+#include "stencils/pathfinder.hpp"
+
+TRAPEZE_CUDA_STENCIL(apps::Jacobi2D<float>)
+TRAPEZE_CUDA_STENCIL(apps::Jacobi2D<double>)
+TRAPEZE_CUDA_STENCIL(apps::Jacobi3D<float>)
+TRAPEZE_CUDA_STENCIL(apps::Jacobi3D<double>)
+TRAPEZE_CUDA_STENCIL(apps::Hotspot)
+TRAPEZE_CUDA_STENCIL(apps::Life)
+TRAPEZE_CUDA_STENCIL(apps::Pathfinder)
