@@ -1,5 +1,5 @@
 // hotspot's stencil on CUDA workers.
-#include "codelets/cuda/cuda_stencil.cuh"
+#include "trapeze/cuda_stencil.cuh"
 #include "stencils/hotspot.hpp"
 
 TRAPEZE_CUDA_STENCIL(apps::Hotspot)

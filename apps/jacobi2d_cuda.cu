@@ -1,5 +1,5 @@
 // jacobi2d's stencils on CUDA workers: one line each.
-#include "codelets/cuda/cuda_stencil.cuh"
+#include "trapeze/cuda_stencil.cuh"
 #include "stencils/jacobi2d.hpp"
 
 TRAPEZE_CUDA_STENCIL(apps::Jacobi2D<float>)

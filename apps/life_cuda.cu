@@ -1,5 +1,5 @@
 // life's stencil on CUDA workers.
-#include "codelets/cuda/cuda_stencil.cuh"
+#include "trapeze/cuda_stencil.cuh"
 #include "stencils/life.hpp"
 
 TRAPEZE_CUDA_STENCIL(apps::Life)

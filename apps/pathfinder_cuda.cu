@@ -1,5 +1,5 @@
 // pathfinder's stencil on CUDA workers.
-#include "codelets/cuda/cuda_stencil.cuh"
+#include "trapeze/cuda_stencil.cuh"
 #include "stencils/pathfinder.hpp"
 
 TRAPEZE_CUDA_STENCIL(apps::Pathfinder)

@@ -132,7 +132,7 @@ template double plain_loop_seconds(const apps::Pathfinder&, const trapeze::Grid<
 }  // namespace bench
 
 // Trapeze's own CUDA codelets for the same stencils.
-#include "codelets/cuda/cuda_stencil.cuh"
+#include "trapeze/cuda_stencil.cuh"
 TRAPEZE_CUDA_STENCIL(apps::Jacobi2D<float>)
 TRAPEZE_CUDA_STENCIL(apps::Jacobi3D<float>)
 TRAPEZE_CUDA_STENCIL(apps::Hotspot)

@@ -1,5 +1,5 @@
 // The five apps' stencils on CUDA workers, for the suites that run them.
-#include "codelets/cuda/cuda_stencil.cuh"
+#include "trapeze/cuda_stencil.cuh"
 #include "stencils/hotspot.hpp"
 #include "stencils/jacobi2d.hpp"
 #include "stencils/jacobi3d.hpp"

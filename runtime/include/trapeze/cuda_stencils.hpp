@@ -2,7 +2,7 @@
 // Which stencils have CUDA implementations in this program. A stencil's CUDA
 // codelets are compiled by nvcc in a .cu file of the application that holds
 //     TRAPEZE_CUDA_STENCIL(apps::Jacobi2D<float>)
-// (codelets/cuda/cuda_stencil.cuh), which registers them here when the
+// (trapeze/cuda_stencil.cuh), which registers them here when the
 // program starts; StencilRun, compiled by the host compiler, finds them by the
 // stencil's type. Without such a line (or without nvcc) the stencil runs on
 // CPU workers only, with the same binary and results.

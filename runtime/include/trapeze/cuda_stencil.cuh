@@ -1,7 +1,7 @@
 #pragma once
 // Makes a stencil run on CUDA workers: in one .cu file of the application,
 //
-//   #include "codelets/cuda/cuda_stencil.cuh"
+//   #include "trapeze/cuda_stencil.cuh"
 //   #include "stencils/jacobi2d.hpp"
 //   TRAPEZE_CUDA_STENCIL(apps::Jacobi2D<float>)
 //
