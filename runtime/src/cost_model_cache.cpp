@@ -7,6 +7,7 @@
 #include <fstream>
 #include <utility>
 
+#include "json_file.hpp"
 #include "trapeze/error.hpp"
 
 namespace trapeze {
@@ -79,19 +80,7 @@ void CostModelCache::store(const std::string& key, const CostModel& m) const {
                   {"seconds_per_ghost_cell", m.seconds_per_ghost_cell},
                   {"bandwidth", bandwidth}};
   const nlohmann::json doc = {{"version", format_version}, {"machine", machine_}, {"entries", entries}};
-  std::error_code ec;
-  std::filesystem::create_directories(file_.parent_path(), ec);
-  const std::filesystem::path temporary = file_.string() + ".tmp";
-  {
-    std::ofstream out(temporary);
-    out << doc.dump(2) << '\n';
-    if (!out) {
-      std::filesystem::remove(temporary, ec);
-      throw Error("cannot write the height model cache '" + file_.string() + "'");
-    }
-  }
-  std::filesystem::rename(temporary, file_, ec);
-  if (ec) throw Error("cannot write the height model cache '" + file_.string() + "': " + ec.message());
+  replace_json_file(file_, doc, "height model cache");
 }
 
 }  // namespace trapeze

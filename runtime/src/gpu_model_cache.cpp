@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "trapeze/cost_model_cache.hpp"
+#include "json_file.hpp"
 #include "trapeze/error.hpp"
 
 namespace trapeze {
@@ -67,19 +68,7 @@ void GpuModelCache::store(const std::string& key, const GpuCostModel& m) const {
   entries[key] = {{"build", build_}, {"task_seconds", m.task_seconds}, {"launch_seconds", m.launch_seconds},
                   {"kernels", kernels}};
   const nlohmann::json doc = {{"version", format_version}, {"entries", entries}};
-  std::error_code ec;
-  std::filesystem::create_directories(file_.parent_path(), ec);
-  const std::filesystem::path temporary = file_.string() + ".tmp";
-  {
-    std::ofstream out(temporary);
-    out << doc.dump(2) << '\n';
-    if (!out) {
-      std::filesystem::remove(temporary, ec);
-      throw Error("cannot write the GPU model cache '" + file_.string() + "'");
-    }
-  }
-  std::filesystem::rename(temporary, file_, ec);
-  if (ec) throw Error("cannot write the GPU model cache '" + file_.string() + "': " + ec.message());
+  replace_json_file(file_, doc, "GPU model cache");
 }
 
 }  // namespace trapeze

@@ -1,0 +1,126 @@
+// The GPU height model's arithmetic and its cache, without a GPU: the choice
+// follows the profiled costs, honours a height the user fixed, never offers a
+// periodic ghost zone wider than the domain, and a cache entry from another
+// build or with bad numbers is not trusted.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "trapeze/gpu_height_model.hpp"
+#include "trapeze/gpu_model_cache.hpp"
+
+namespace {
+
+using trapeze::GpuCostModel;
+using trapeze::GpuShape;
+
+// Per-cell costs falling with k to a minimum at 8, rising after (shared memory).
+GpuCostModel synthetic_model() {
+  GpuCostModel m;
+  m.task_seconds = 40e-6;
+  m.launch_seconds = 4e-6;
+  m.kernels = {{1, 3.0e-12}, {2, 2.0e-12}, {4, 1.4e-12}, {8, 1.0e-12}, {16, 1.3e-12}};
+  return m;
+}
+
+GpuShape big_2d() {
+  GpuShape s;
+  s.domain = {16384, 16384, 1};
+  s.dims = 2;
+  s.tile = {16384, 8192, 1};
+  s.radius = {1, 1, 0};
+  s.steps = 128;
+  return s;
+}
+
+TEST(GpuHeightModel, ChoosesTheCheapestKernelHeightAndAMultipleOfIt) {
+  const auto choice = trapeze::choose_gpu_heights(synthetic_model(), big_2d());
+  EXPECT_EQ(choice.kernel_height, 8);
+  EXPECT_EQ(choice.height % choice.kernel_height, 0);
+  EXPECT_GT(choice.predicted_seconds_per_step, 0);
+  // The chosen heights predict no slower than any other offered pair.
+  for (int k : {1, 2, 4, 8, 16}) {
+    for (int h = k; h <= 64; h += k) {
+      EXPECT_LE(choice.predicted_seconds_per_step,
+                trapeze::predict_gpu_seconds_per_step(synthetic_model(), big_2d(), h, k) * 1.01 + 1e-15)
+          << "H=" << h << " k=" << k;
+    }
+  }
+}
+
+TEST(GpuHeightModel, TaskCostsFavourTallerStagesOnSmallTiles) {
+  GpuShape small = big_2d();
+  small.domain = {256, 256, 1};
+  small.tile = {256, 128, 1};
+  GpuCostModel m = synthetic_model();
+  m.task_seconds = 1e-3;  // tasks dominate: amortise them over many steps
+  const auto choice = trapeze::choose_gpu_heights(m, small);
+  EXPECT_GE(choice.height, 32);
+}
+
+TEST(GpuHeightModel, KeepsAHeightTheUserFixed) {
+  const auto choice = trapeze::choose_gpu_heights(synthetic_model(), big_2d(), 12, 0);
+  EXPECT_EQ(choice.height, 12);
+  EXPECT_LE(choice.kernel_height, 12);
+  const auto fixed_k = trapeze::choose_gpu_heights(synthetic_model(), big_2d(), 0, 2);
+  EXPECT_EQ(fixed_k.kernel_height, 2);
+  EXPECT_EQ(fixed_k.height % 2, 0);
+}
+
+TEST(GpuHeightModel, NoPeriodicGhostZoneWiderThanTheDomain) {
+  GpuShape s = big_2d();
+  s.domain = {16384, 10, 1};
+  s.tile = {16384, 10, 1};
+  s.boundary = trapeze::BoundaryKind::periodic;
+  const auto choice = trapeze::choose_gpu_heights(synthetic_model(), s);
+  EXPECT_LE(choice.height, 10);
+}
+
+TEST(GpuHeightModel, NoHeightAboveTheStepCount) {
+  GpuShape s = big_2d();
+  s.steps = 5;
+  const auto choice = trapeze::choose_gpu_heights(synthetic_model(), s);
+  EXPECT_LE(choice.height, 5);
+}
+
+class GpuModelCacheTest : public testing::Test {
+ protected:
+  std::filesystem::path file = std::filesystem::temp_directory_path() /
+                               ("trapeze-gpu-cache-" + std::to_string(getpid()) + ".json");
+  void TearDown() override { std::filesystem::remove(file); }
+};
+
+TEST_F(GpuModelCacheTest, RoundTripsAnEntry) {
+  trapeze::GpuModelCache cache(file, "build A");
+  cache.store("H100/jacobi2d/float", synthetic_model());
+  const auto found = cache.find("H100/jacobi2d/float");
+  ASSERT_TRUE(found);
+  ASSERT_EQ(found->kernels.size(), 5u);
+  EXPECT_EQ(found->kernels[3].k, 8);
+  EXPECT_DOUBLE_EQ(found->kernels[3].cell_seconds, 1.0e-12);
+  EXPECT_DOUBLE_EQ(found->task_seconds, 40e-6);
+  EXPECT_FALSE(cache.find("H100/life/uint8"));
+}
+
+TEST_F(GpuModelCacheTest, EntryFromAnotherBuildIsNotTrusted) {
+  trapeze::GpuModelCache(file, "build A").store("k", synthetic_model());
+  EXPECT_FALSE(trapeze::GpuModelCache(file, "build B").find("k"));
+}
+
+TEST_F(GpuModelCacheTest, CorruptFilesAndBadNumbersAreNotTrusted) {
+  std::ofstream(file) << "{ not json";
+  EXPECT_FALSE(trapeze::GpuModelCache(file, "b").find("k"));
+  std::ofstream(file) << R"({"version": 1, "entries": {"k": {"build": "b", "task_seconds": 1e-5, "launch_seconds": 1e-6,
+                            "kernels": [[1, 1e-12], [1, 2e-12]]}}})";
+  EXPECT_FALSE(trapeze::GpuModelCache(file, "b").find("k")) << "kernel heights must rise";
+  std::ofstream(file) << R"({"version": 1, "entries": {"k": {"build": "b", "task_seconds": -1, "launch_seconds": 1e-6,
+                            "kernels": [[1, 1e-12]]}}})";
+  EXPECT_FALSE(trapeze::GpuModelCache(file, "b").find("k")) << "negative cost";
+  std::ofstream(file) << R"({"version": 1, "entries": {"k": {"build": "b", "task_seconds": 1e-5, "launch_seconds": 1e-6,
+                            "kernels": [[1, 1e-12], [4, 0.5e-12]]}}})";
+  EXPECT_TRUE(trapeze::GpuModelCache(file, "b").find("k"));
+}
+
+}  // namespace
