@@ -132,6 +132,22 @@ TEST_F(AppCli, RejectsZeroHeight) {
   expect_clean_error(run("jacobi2d", "--height 0 --output " + out.string()), "'0'", out);
 }
 
+TEST_F(AppCli, RejectsZeroKernelHeight) {
+  const fs::path out = dir_ / "o.txt";
+  expect_clean_error(run("hotspot", "--size 32 --kernel-height 0 --output " + out.string()), "kernel height", out);
+}
+
+TEST_F(AppCli, RejectsUnknownDevices) {
+  const fs::path out = dir_ / "o.txt";
+  expect_clean_error(run("life", "--size 32 --devices fpga --output " + out.string()), "'fpga'", out);
+}
+
+// Without a GPU (CI), asking for one is a clear error, not a silent CPU run.
+TEST_F(AppCli, GpuDevicesWithoutACudaWorkerIsAnError) {
+  const fs::path out = dir_ / "o.txt";
+  expect_clean_error(run("jacobi2d", "--size 32 --devices gpu --output " + out.string()), "no CUDA worker", out);
+}
+
 TEST_F(AppCli, RejectsPeriodicGhostWiderThanDomain) {
   const fs::path out = dir_ / "o.txt";
   expect_clean_error(run("jacobi2d", "--size 5x40 --height 7 --boundary periodic --output " + out.string()),

@@ -69,12 +69,12 @@ trapeze::Extent parse_extent(const std::string& text, int dims, const std::strin
   return e;
 }
 
-int parse_height(const std::string& text) {
+int parse_height(const std::string& text, const std::string& what) {
   if (text == "auto") return 0;
   int value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || value < 1) {
-    throw trapeze::Error("height must be a positive integer or auto, got '" + text + "'");
+    throw trapeze::Error(what + " must be a positive integer or auto, got '" + text + "'");
   }
   return value;
 }
@@ -108,7 +108,7 @@ trapeze::StageDevices requested_devices(const CommonOptions& o) {
 trapeze::Plan make_plan(const CommonOptions& o, int dims, const trapeze::Extent& domain, int workers, int gpus) {
   trapeze::Plan plan;
   plan.height = parse_height(requested_height(o));
-  plan.kernel_height = o.kernel_height == "auto" ? 0 : parse_height(o.kernel_height);
+  plan.kernel_height = parse_height(o.kernel_height, "kernel height");
   plan.devices = requested_devices(o);
   if (o.tile != "auto") {
     plan.tile = parse_extent(o.tile, dims, "tile size");

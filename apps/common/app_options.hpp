@@ -41,7 +41,7 @@ void add_common_options(CLI::App& cli, CommonOptions& options, const AppDefaults
 trapeze::Extent parse_extent(const std::string& text, int dims, const std::string& what);
 
 // The trapezoid height option: a positive integer, or 0 for "auto".
-int parse_height(const std::string& text);
+int parse_height(const std::string& text, const std::string& what = "height");
 
 // --height if given, else TRAPEZE_HEIGHT if set, else "auto".
 std::string requested_height(const CommonOptions& options);
