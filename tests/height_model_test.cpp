@@ -17,6 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using trapeze::Extent;
+using trapeze::Index;
 
 trapeze::ModelShape jacobi_shape(const Extent& domain, const Extent& tile, trapeze::TrapezoidMode mode) {
   return trapeze::model_shape<apps::Jacobi2D<float>>(domain, tile, trapeze::BoundaryKind::periodic, mode, 2);
@@ -156,6 +157,45 @@ TEST_F(HeightCache, EntryFromAnotherBuildIsRebuilt) {
   });
   EXPECT_TRUE(decide(runtime).profiled) << "a profile of another build of the program must not be reused";
   EXPECT_FALSE(decide(runtime).profiled);
+}
+
+}  // namespace
+
+namespace {
+
+// Profiling samples made from known costs, one of them slowed threefold (a
+// shared machine): the fit still finds the costs, within 10%.
+TEST(HeightModelFit, LeavesOutASampleANoisyMachineSlowed) {
+  trapeze::BandwidthCurve bandwidth;
+  bandwidth.points = {{1e6, 100e9}, {1e9, 10e9}};
+  const double task = 30e-6, ghost = 2e-9, cell = 1e-9;
+  const int workers = 2;
+  const Extent domain{1024, 1024, 1};
+  std::vector<trapeze::ProfileSample> samples;
+  const struct { Index tiles; int height; trapeze::Index steps; } configs[] = {
+      {4, 1, 16}, {16, 2, 16}, {64, 4, 16}, {64, 8, 16}, {256, 1, 8}, {1024, 1, 4}};
+  for (const auto& c : configs) {
+    const auto cuts = static_cast<Index>(std::lround(std::sqrt(static_cast<double>(c.tiles))));
+    const Extent tile{(domain[0] + cuts - 1) / cuts, (domain[1] + cuts - 1) / cuts, 1};
+    const auto shape = trapeze::model_shape<apps::Jacobi2D<float>>(domain, tile, trapeze::BoundaryKind::clamp,
+                                                                  trapeze::TrapezoidMode::shrink, workers);
+    const trapeze::StageWork work = trapeze::stage_work(shape, c.height, bandwidth);
+    const trapeze::Index stages = c.steps / c.height;
+    const double seconds = static_cast<double>(stages) *
+                           ((work.tasks * task + work.ghost_cells * ghost) / workers +
+                            std::max(work.cells * cell / workers, work.memory_seconds));
+    samples.push_back({work, stages, seconds});
+  }
+  const trapeze::CostModel clean = trapeze::fit_cost_model(samples, workers, cell, bandwidth);
+  EXPECT_NEAR(clean.seconds_per_task, task, 0.01 * task);
+  EXPECT_NEAR(clean.seconds_per_ghost_cell, ghost, 0.01 * ghost);
+  for (std::size_t slowed = 0; slowed < samples.size(); ++slowed) {
+    auto noisy = samples;
+    noisy[slowed].seconds *= 3;
+    const trapeze::CostModel fitted = trapeze::fit_cost_model(noisy, workers, cell, bandwidth);
+    EXPECT_NEAR(fitted.seconds_per_task, task, 0.1 * task) << "sample " << slowed << " slowed";
+    EXPECT_NEAR(fitted.seconds_per_ghost_cell, ghost, 0.1 * ghost) << "sample " << slowed << " slowed";
+  }
 }
 
 }  // namespace
