@@ -26,7 +26,4 @@ struct PublishArgs {
   const TileLayout* layout;
 };
 
-// Index of the first strip buffer of a stage task.
-inline int first_strip_buffer(const TileLayout& layout) { return 2 + (layout.constant_fields > 0 ? 1 : 0); }
-
 }  // namespace trapeze

@@ -42,4 +42,14 @@ struct PolicyFor<3, ElementBytes> {
   using type = KernelPolicy<32, 8, 8, 32, 4, 2>;
 };
 
+// Shared memory a block of policy P needs for k steps: its output box plus a
+// ghost zone of r*k per side, every field, twice for k >= 2 (steps alternate
+// between two copies; a single step reads one and writes device memory).
+template <typename T, typename P>
+constexpr long long smem_bytes(const int radius[3], int k, int fields) {
+  const long long box = static_cast<long long>(P::out_x + 2 * radius[0] * k) * (P::out_y + 2 * radius[1] * k) *
+                        (P::out_z + 2 * radius[2] * k);
+  return box * fields * static_cast<long long>(sizeof(T)) * (k >= 2 ? 2 : 1);
+}
+
 }  // namespace trapeze::cuda

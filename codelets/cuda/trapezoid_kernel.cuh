@@ -36,14 +36,6 @@ struct LaunchGeometry {
   long long constant_field_stride;
 };
 
-// Shared memory a block needs for k steps.
-template <typename T, typename P>
-constexpr long long smem_bytes(const int radius[3], int k, int fields) {
-  const long long box = static_cast<long long>(P::out_x + 2 * radius[0] * k) * (P::out_y + 2 * radius[1] * k) *
-                        (P::out_z + 2 * radius[2] * k);
-  return box * fields * static_cast<long long>(sizeof(T)) * (k >= 2 ? 2 : 1);
-}
-
 __device__ inline int clamp_to(int c, int lo, int hi) { return c < lo ? lo : (c >= hi ? hi - 1 : c); }
 
 // The box's cells into shared memory. `Inside`: the whole box lies in the

@@ -73,15 +73,14 @@ GpuHeightChoice choose_gpu_heights(const GpuCostModel& model, const GpuShape& sh
       continue;
     }
     if (k > ceiling) continue;
-    const GpuCostModel::KernelCost kernel{k, 0};
-    for (int height = kernel.k; height <= ceiling; height += kernel.k) {
+    for (int height = k; height <= ceiling; height += k) {
       // A periodic ghost zone may not wrap around the domain more than once.
       bool fits = true;
       for (int d = 0; d < shape.dims; ++d) {
         fits &= !(shape.boundary == BoundaryKind::periodic && shape.radius[d] * height > shape.domain[d]);
       }
       if (!fits) break;
-      options.push_back({height, kernel.k, predict_gpu_seconds_per_step(model, shape, height, kernel.k)});
+      options.push_back({height, k, predict_gpu_seconds_per_step(model, shape, height, k)});
     }
   }
   if (options.empty()) {

@@ -18,7 +18,6 @@ namespace trapeze {
 
 struct CudaStencilFunctions {
   starpu_cuda_func_t stage = nullptr;  // a trapezoid stage (codelets/stage_args.hpp's buffers)
-  const char* kernel_report = "";      // the kernels' tuning policy, for --help and logs
 };
 
 // Returns true so a namespace-scope `const bool` can call it at start-up.

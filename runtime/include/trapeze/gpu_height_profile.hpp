@@ -93,9 +93,7 @@ GpuCostModel profile_gpu_cost_model(Runtime& runtime, const S& stencil) {
     int radius[3] = {static_cast<int>(S::shape.radius[0]), static_cast<int>(S::shape.radius[1]),
                      static_cast<int>(S::shape.radius[2])};
     using Policy = typename cuda::PolicyFor<S::dims, static_cast<int>(sizeof(T))>::type;
-    const long long box = static_cast<long long>(Policy::out_x + 2 * radius[0] * k) * (Policy::out_y + 2 * radius[1] * k) *
-                          (Policy::out_z + 2 * radius[2] * k);
-    if (box * updated_fields_of<S> * static_cast<long long>(sizeof(T)) * (k >= 2 ? 2 : 1) > cuda::shared_memory_per_block) break;
+    if (cuda::smem_bytes<T, Policy>(radius, k, updated_fields_of<S>) > cuda::shared_memory_per_block) break;
     // Enough steps that a timing is tens of milliseconds, a multiple of k.
     const Index steps = std::max<Index>(k, (std::max<Index>(64, 256 / k * k) + k - 1) / k * k);
     const double per_step = resident_seconds_per_step(runtime, stencil, fill, Plan{fill.extent(), k, TrapezoidMode::shrink, k, StageDevices::gpu}, steps);

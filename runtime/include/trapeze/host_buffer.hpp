@@ -50,7 +50,6 @@ class HostBuffer {
 
   T* data() const { return static_cast<T*>(allocation_.data); }
   std::size_t size() const { return count_; }
-  bool pinned() const { return allocation_.pinned; }
   // Elements [first, first + count) may be dropped (see release_host_pages).
   std::size_t release(std::size_t first, std::size_t count) const {
     return release_host_pages(allocation_, first * sizeof(T), count * sizeof(T));

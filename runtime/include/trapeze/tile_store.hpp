@@ -119,7 +119,6 @@ class TileStore {
   starpu_data_handle_t tile_handle(int t) const { return tile_handles_.at(t).get(); }
   starpu_data_handle_t constant_handle(int t) const { return constant_handles_.at(t).get(); }
   starpu_data_handle_t scratch_handle() const { return scratch_.get(); }
-  const HaloLayout& halo() const { return layout_; }
   // Whether scatter and gather give pages back (see release_threshold_bytes).
   bool release_pages() const { return release_pages_; }
   const HostBuffer<T>& tile_buffer(int t) const { return tile_buffers_[t]; }
