@@ -7,6 +7,7 @@
 
 #include "codelets/cuda/cuda_check.cuh"
 #include "codelets/cuda/stage_cuda.cuh"
+#include "gpu_timing.cuh"
 #include "stencils/hotspot.hpp"
 #include "stencils/jacobi2d.hpp"
 #include "stencils/jacobi3d.hpp"
@@ -15,29 +16,10 @@
 
 namespace bench {
 
-namespace {
-
-template <typename T>
-struct DeviceBuffer {
-  T* data = nullptr;
-  explicit DeviceBuffer(std::size_t count) { TRAPEZE_CUDA_CHECK(cudaMalloc(&data, std::max<std::size_t>(1, count) * sizeof(T))); }
-  ~DeviceBuffer() { cudaFree(data); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
-
-struct Event {
-  cudaEvent_t event{};
-  Event() { TRAPEZE_CUDA_CHECK(cudaEventCreate(&event)); }
-  ~Event() { cudaEventDestroy(event); }
-};
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+bool cuda_device_present() {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
 }
-
-}  // namespace
 
 double device_copy_bandwidth() {
   const std::size_t bytes = std::size_t{4} << 30;
@@ -50,10 +32,8 @@ double device_copy_bandwidth() {
     TRAPEZE_CUDA_CHECK(cudaEventRecord(start.event));
     TRAPEZE_CUDA_CHECK(cudaMemcpyAsync(i % 2 ? a.data : b.data, i % 2 ? b.data : a.data, bytes, cudaMemcpyDeviceToDevice));
     TRAPEZE_CUDA_CHECK(cudaEventRecord(stop.event));
-    TRAPEZE_CUDA_CHECK(cudaEventSynchronize(stop.event));
-    float ms = 0;
-    TRAPEZE_CUDA_CHECK(cudaEventElapsedTime(&ms, start.event, stop.event));
-    if (i >= 2) rates.push_back(2.0 * static_cast<double>(bytes) / (ms * 1e-3));
+    const double seconds = seconds_between(start, stop);
+    if (i >= 2) rates.push_back(2.0 * static_cast<double>(bytes) / seconds);
   }
   return median(rates);
 }
@@ -109,16 +89,13 @@ double plain_loop_seconds(const S& stencil, const trapeze::Grid<typename S::valu
     TRAPEZE_CUDA_CHECK(cudaEventRecord(start.event));
     for (long step = 0; step < steps; ++step) {
       g.first_step = step;
-      trapeze::cuda::launch_trapezoid(stencil, a, b, grid.constant_count() ? constants.data : nullptr, g,
+      trapeze::cuda::launch_steps(stencil, a, b, grid.constant_count() ? constants.data : nullptr, g,
                                       static_cast<T>(grid.boundary().value), nullptr);
       TRAPEZE_CUDA_CHECK(cudaDeviceSynchronize());  // the global barrier
       std::swap(a, b);
     }
     TRAPEZE_CUDA_CHECK(cudaEventRecord(stop.event));
-    TRAPEZE_CUDA_CHECK(cudaEventSynchronize(stop.event));
-    float ms = 0;
-    TRAPEZE_CUDA_CHECK(cudaEventElapsedTime(&ms, start.event, stop.event));
-    seconds.push_back(ms * 1e-3);
+    seconds.push_back(seconds_between(start, stop));
   }
   return median(seconds);
 }

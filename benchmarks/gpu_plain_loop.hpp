@@ -7,6 +7,9 @@
 
 namespace bench {
 
+// Whether the CUDA runtime sees a device.
+bool cuda_device_present();
+
 // Bytes read plus bytes written per second by a large device-to-device copy.
 double device_copy_bandwidth();
 

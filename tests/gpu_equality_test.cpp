@@ -113,11 +113,20 @@ TEST(GpuEquality, CpuAndGpuWorkersTogether) {
 }
 
 // Large enough that the kernels run many blocks per launch and several launches per stage.
+// k = 1 runs the single-step kernel, whose blocks away from the domain's edge
+// read device memory without any boundary check.
 TEST(GpuEquality, LargeTilesManyBlocks) {
-  Case c{{4099, 2051, 1}, {4099, 700, 1}, Boundary::clamp(), 8, 20};
-  c.kernel_height = 4;
-  c.devices = StageDevices::gpu;
-  run_cases(apps::Jacobi2D<float>{}, {c});
+  Case trapezoid{{4099, 2051, 1}, {4099, 700, 1}, Boundary::clamp(), 8, 20};
+  trapezoid.kernel_height = 4;
+  trapezoid.devices = StageDevices::gpu;
+  Case single_step = trapezoid;
+  single_step.boundary = Boundary::constant(0.25);
+  single_step.kernel_height = 1;
+  run_cases(apps::Jacobi2D<float>{}, {trapezoid, single_step});
+  Case cube{{131, 97, 75}, {131, 97, 40}, Boundary::clamp(), 3, 7};
+  cube.kernel_height = 1;
+  cube.devices = StageDevices::gpu;
+  run_cases(apps::Jacobi3D<float>{}, {cube});
 }
 
 }  // namespace
@@ -148,7 +157,7 @@ TEST(GpuSanitizer, SmallCasesOfEveryApp) {
   }
   run_cases(apps::Jacobi3D<float>{}, cases_3d);
   Case path{{5003, 1, 1}, {2000, 1, 1}, Boundary::clamp(), 4, 9};
-  path.kernel_height = 4;
+  path.kernel_height = 3;  // a launch of 3 steps, then the single-step kernel
   path.constant_planes = path.steps;
   path.devices = StageDevices::gpu;
   run_cases(apps::Pathfinder{}, {path});

@@ -18,12 +18,18 @@ namespace trapeze::cuda {
 // codelet also caps k by what the device it runs on reports.
 inline constexpr long long shared_memory_per_block = 227 * 1024;
 
-// A policy is a type (kernels take it as a template parameter) with these members.
-template <int OutX, int OutY, int OutZ, int ThreadsX, int ThreadsY, int ThreadsZ>
+// A policy is a type (kernels take it as a template parameter) with these
+// members. Rows: cells one above the other that a thread updates together in
+// a step, all evaluated before any is stored, so a value one row reads as its
+// upper neighbour the next reads as its centre from a register, not from
+// shared memory again.
+template <int OutX, int OutY, int OutZ, int ThreadsX, int ThreadsY, int ThreadsZ, int Rows = 1, int MinBlocks = 1>
 struct KernelPolicy {
   static constexpr int out_x = OutX, out_y = OutY, out_z = OutZ;  // cells committed per block
   static constexpr int threads_x = ThreadsX, threads_y = ThreadsY, threads_z = ThreadsZ;
   static constexpr int threads = ThreadsX * ThreadsY * ThreadsZ;
+  static constexpr int rows = Rows;
+  static constexpr int min_blocks = MinBlocks;
 };
 
 template <int Dims, int ElementBytes>
@@ -35,11 +41,66 @@ struct PolicyFor<1, ElementBytes> {
 };
 template <int ElementBytes>
 struct PolicyFor<2, ElementBytes> {
-  using type = KernelPolicy<64, (ElementBytes <= 4 ? 64 : 32), 1, 64, 4, 1>;
+  // 16x16 threads: a box row of 64 + 2k cells (k = 8: 80) is a whole number
+  // of 16-wide passes, where 64-wide rows left a second pass three-quarters
+  // idle; at most 64 registers, so the four blocks shared memory allows can all run.
+  using type = KernelPolicy<64, (ElementBytes <= 4 ? 64 : 32), 1, 16, 16, 1, 1, (ElementBytes <= 4 ? 4 : 3)>;
 };
 template <int ElementBytes>
 struct PolicyFor<3, ElementBytes> {
   using type = KernelPolicy<32, 8, 8, 32, 4, 2>;
+};
+
+// The single-step kernel's policy: threads per block per dimension, and how
+// many cells each thread updates along the slowest dimension (one after the
+// other in 2-D and 3-D, so a cell's neighbours above and below are loads the
+// thread has just made; strided by the block's width in 1-D, so a warp's
+// loads stay contiguous). Several cells per thread put several cells' loads in
+// flight at once: a one-cell thread waits on each load in turn.
+// MinBlocks: blocks per multiprocessor the compiler must leave registers for
+// (__launch_bounds__), as many as it takes to keep enough loads in flight.
+template <int ThreadsX, int ThreadsY, int ThreadsZ, int Cells, int MinBlocks = 1>
+struct StreamPolicy {
+  static constexpr int threads_x = ThreadsX, threads_y = ThreadsY, threads_z = ThreadsZ;
+  static constexpr int threads = ThreadsX * ThreadsY * ThreadsZ;
+  static constexpr int cells = Cells;
+  static constexpr int min_blocks = MinBlocks;
+};
+
+template <int Dims, int ElementBytes>
+struct StreamPolicyFor;
+
+template <int ElementBytes>
+struct StreamPolicyFor<1, ElementBytes> {
+  using type = StreamPolicy<256, 1, 1, 4>;
+};
+template <int ElementBytes>
+struct StreamPolicyFor<2, ElementBytes> {
+  // Two cells per thread at full occupancy (32 registers) kept the most loads in flight.
+  using type = StreamPolicy<(ElementBytes >= 4 ? 64 : 128), 2, 1, (ElementBytes >= 4 ? 2 : 4), (ElementBytes >= 4 ? 16 : 8)>;
+};
+template <int ElementBytes>
+struct StreamPolicyFor<3, ElementBytes> {
+  using type = StreamPolicy<32, 8, 1, 8>;
+};
+
+// The 3-D single-step kernel's policy (plane_stream_kernel.cuh): a block of
+// threads_x by threads_y threads walks `planes` planes of a tile threads_x by
+// threads_y * rows cells across (each thread `rows` cells one above the other:
+// more loads in flight per barrier).
+template <int ThreadsX, int ThreadsY, int Rows, int Planes, int MinBlocks = 1, int Prefetch = 1>
+struct PlaneStreamPolicy {
+  static constexpr int threads_x = ThreadsX, threads_y = ThreadsY, threads_z = 1;
+  static constexpr int threads = ThreadsX * ThreadsY;
+  static constexpr int rows = Rows;
+  static constexpr int planes = Planes;
+  static constexpr int min_blocks = MinBlocks;
+  static constexpr int prefetch = Prefetch;  // planes whose loads are in flight during a plane's arithmetic
+};
+
+template <int ElementBytes>
+struct PlaneStreamPolicyFor {
+  using type = PlaneStreamPolicy<64, 4, (ElementBytes <= 4 ? 4 : 2), 64, 1, 2>;
 };
 
 // Shared memory a block of policy P needs for k steps: its output box plus a

@@ -15,6 +15,8 @@
 #include "codelets/cuda/box_copy.cuh"
 #include "codelets/cuda/cuda_check.cuh"
 #include "codelets/cuda/kernel_policy.hpp"
+#include "codelets/cuda/plane_stream_kernel.cuh"
+#include "codelets/cuda/single_step_kernel.cuh"
 #include "codelets/cuda/trapezoid_kernel.cuh"
 #include "codelets/stage_args.hpp"
 #include "trapeze/tile_buffers.hpp"
@@ -35,13 +37,16 @@ int max_kernel_height(int limit_bytes) {
   return k;
 }
 
-// One launch of k = g.steps steps over g's region, from `in` to `out`.
 template <Stencil S>
-void launch_trapezoid(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
-                      const typename S::value_type* constants, const LaunchGeometry& g,
-                      typename S::value_type outside, cudaStream_t stream) {
+using StreamPolicyOf = typename StreamPolicyFor<S::dims, static_cast<int>(sizeof(typename S::value_type))>::type;
+
+// One launch of the trapezoid kernel, k = g.steps steps over g's region, from
+// `in` to `out` (any k >= 1: the probes time it at k = 1 too).
+template <Stencil S, typename Policy = PolicyOf<S>>
+void launch_trapezoid_kernel(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
+                             const typename S::value_type* constants, const LaunchGeometry& g,
+                             typename S::value_type outside, cudaStream_t stream) {
   using T = typename S::value_type;
-  using Policy = PolicyOf<S>;
   const long long cells[3] = {g.region_hi[0] - g.region_lo[0], g.region_hi[1] - g.region_lo[1],
                               g.region_hi[2] - g.region_lo[2]};
   if (cells[0] <= 0 || cells[1] <= 0 || cells[2] <= 0) return;
@@ -57,6 +62,78 @@ void launch_trapezoid(const S& stencil, const typename S::value_type* in, typena
   }
   kernel<<<blocks, threads, bytes, stream>>>(stencil, in, out, constants, g, outside);
   TRAPEZE_CUDA_CHECK_LAUNCH("trapezoid_kernel");
+}
+
+template <Stencil S>
+using PlaneStreamPolicyOf = typename PlaneStreamPolicyFor<static_cast<int>(sizeof(typename S::value_type))>::type;
+
+// One launch of the register single-step kernel over g's region (g.steps must be 1).
+template <Stencil S, typename Policy = StreamPolicyOf<S>>
+void launch_register_step(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
+                          const typename S::value_type* constants, const LaunchGeometry& g,
+                          typename S::value_type outside, cudaStream_t stream) {
+  const long long cells[3] = {g.region_hi[0] - g.region_lo[0], g.region_hi[1] - g.region_lo[1],
+                              g.region_hi[2] - g.region_lo[2]};
+  if (cells[0] <= 0 || cells[1] <= 0 || cells[2] <= 0) return;
+  constexpr int stream_dimension = S::dims - 1;
+  const int per_block[3] = {Policy::threads_x * (stream_dimension == 0 ? Policy::cells : 1),
+                            Policy::threads_y * (stream_dimension == 1 ? Policy::cells : 1),
+                            Policy::threads_z * (stream_dimension == 2 ? Policy::cells : 1)};
+  const dim3 blocks(static_cast<unsigned>((cells[0] + per_block[0] - 1) / per_block[0]),
+                    static_cast<unsigned>((cells[1] + per_block[1] - 1) / per_block[1]),
+                    static_cast<unsigned>((cells[2] + per_block[2] - 1) / per_block[2]));
+  const dim3 threads(Policy::threads_x, Policy::threads_y, Policy::threads_z);
+  single_step_kernel<S, Policy><<<blocks, threads, 0, stream>>>(stencil, in, out, constants, g, outside);
+  TRAPEZE_CUDA_CHECK_LAUNCH("single_step_kernel");
+}
+
+// One launch of the plane-streaming single-step kernel (3-D) over g's region.
+template <Stencil S, typename Policy = PlaneStreamPolicyOf<S>>
+void launch_plane_stream(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
+                         const typename S::value_type* constants, const LaunchGeometry& g,
+                         typename S::value_type outside, cudaStream_t stream) {
+  const long long cells[3] = {g.region_hi[0] - g.region_lo[0], g.region_hi[1] - g.region_lo[1],
+                              g.region_hi[2] - g.region_lo[2]};
+  if (cells[0] <= 0 || cells[1] <= 0 || cells[2] <= 0) return;
+  constexpr int tile_y = Policy::threads_y * Policy::rows;
+  const dim3 blocks(static_cast<unsigned>((cells[0] + Policy::threads_x - 1) / Policy::threads_x),
+                    static_cast<unsigned>((cells[1] + tile_y - 1) / tile_y),
+                    static_cast<unsigned>((cells[2] + Policy::planes - 1) / Policy::planes));
+  const dim3 threads(Policy::threads_x, Policy::threads_y, 1);
+  constexpr auto bytes = static_cast<int>(PlaneStreamShape<S, Policy>::shared_bytes);
+  auto* kernel = &plane_stream_kernel<S, Policy>;
+  if (bytes > 48 * 1024) {
+    TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  }
+  kernel<<<blocks, threads, bytes, stream>>>(stencil, in, out, constants, g, outside);
+  TRAPEZE_CUDA_CHECK_LAUNCH("plane_stream_kernel");
+}
+
+// One step over g's region: 3-D stencils stream planes through shared memory,
+// the others read device memory directly (their neighbours share cache lines).
+template <Stencil S>
+void launch_single_step(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
+                        const typename S::value_type* constants, const LaunchGeometry& g,
+                        typename S::value_type outside, cudaStream_t stream) {
+  // A ring of planes too large for one block (many fields, a wide radius) falls back to the register kernel.
+  if constexpr (S::dims == 3 && PlaneStreamShape<S, PlaneStreamPolicyOf<S>>::shared_bytes <= shared_memory_per_block) {
+    launch_plane_stream(stencil, in, out, constants, g, outside, stream);
+  } else {
+    launch_register_step(stencil, in, out, constants, g, outside, stream);
+  }
+}
+
+// One launch of k = g.steps steps: the single-step kernel for one, the
+// trapezoid kernel for more.
+template <Stencil S>
+void launch_steps(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
+                  const typename S::value_type* constants, const LaunchGeometry& g, typename S::value_type outside,
+                  cudaStream_t stream) {
+  if (g.steps == 1) {
+    launch_single_step(stencil, in, out, constants, g, outside, stream);
+  } else {
+    launch_trapezoid_kernel(stencil, in, out, constants, g, outside, stream);
+  }
 }
 
 template <Stencil S>
@@ -115,7 +192,7 @@ void stage_cuda(void* buffers[], void* cl_arg) {
     for (int d = 0; d < 3; ++d) g.region_lo[d] = static_cast<int>(region.lo[d]), g.region_hi[d] = static_cast<int>(region.hi[d]);
     g.steps = k;
     g.first_step = args.first_step + done;
-    launch_trapezoid(*args.stencil, tile->buffer<T>(current), tile->buffer<T>(1 - current), constants, g, outside,
+    launch_steps(*args.stencil, tile->buffer<T>(current), tile->buffer<T>(1 - current), constants, g, outside,
                      stream);
     current = 1 - current;
     done += k;

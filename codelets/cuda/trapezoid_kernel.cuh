@@ -2,8 +2,9 @@
 // Kernel-level temporal blocking (seed 000, section 3.3): a thread block loads
 // its output box plus a ghost zone of r*k per side into shared memory,
 // advances it k steps there, and commits only the output box: "compute as if
-// the tile does not shrink, commit the valid part". With k = 1 it is the
-// single-step kernel.
+// the tile does not shrink, commit the valid part". Launches of k >= 2 steps
+// use it; one step goes to single_step_kernel.cuh, which needs no shared
+// memory (this kernel still computes k = 1 correctly: the probes compare them).
 //
 // The boundary is applied where a cell enters shared memory: an out-of-domain
 // cell loads the value of its clamped position (clamp) or the constant, and at
@@ -16,27 +17,12 @@
 #include <cstdint>
 
 #include "codelets/cuda/kernel_policy.hpp"
+#include "codelets/cuda/launch_geometry.hpp"
+#include "codelets/cuda/update_values.cuh"
 #include "trapeze/boundary.hpp"
 #include "trapeze/stencil.hpp"
 
 namespace trapeze::cuda {
-
-// Where a launch works, in the tile's padded coordinates (32-bit: a padded
-// buffer's extent per dimension; offsets into it are 64-bit).
-struct LaunchGeometry {
-  int padded[3];
-  long long padded_cells;
-  int region_lo[3], region_hi[3];  // the cells this launch commits
-  int inside_lo[3], inside_hi[3];  // the domain (the whole buffer in periodic dimensions)
-  int radius[3];
-  int steps;                       // k
-  long long first_step;
-  int boundary;                    // BoundaryKind
-  int constant_planes;
-  long long constant_field_stride;
-};
-
-__device__ inline int clamp_to(int c, int lo, int hi) { return c < lo ? lo : (c >= hi ? hi - 1 : c); }
 
 // The box's cells into shared memory. `Inside`: the whole box lies in the
 // domain (most blocks), so no cell needs the boundary and the loop is a plain
@@ -83,34 +69,46 @@ __device__ inline void step_box(const S& stencil, const typename S::value_type* 
   const int lo_x = g.radius[0] * i, lo_y = g.radius[1] * i, lo_z = g.radius[2] * i;
   const Index plane_pitch = static_cast<Index>(pitch_x) * pitch_y;
   const long long destination_field_stride = last ? g.padded_cells : box_cells;
+  constexpr int rows = P::rows;
+  const int hi_x = width - lo_x, hi_y = height - lo_y;
   for (int z = lo_z + static_cast<int>(threadIdx.z); z < depth - lo_z; z += P::threads_z) {
     const int pz = z0 + z, cz = Inside ? pz : clamp_to(pz, g.inside_lo[2], g.inside_hi[2]);
-#pragma unroll 4
-    for (int y = lo_y + static_cast<int>(threadIdx.y); y < height - lo_y; y += P::threads_y) {
-      const int py = y0 + y, cy = Inside ? py : clamp_to(py, g.inside_lo[1], g.inside_hi[1]);
-      const bool row_outside = !Inside && (pz != cz || py != cy);
-      // Row pointers once per row; cells of a row are unit-stride from them.
-      T* destination_row = last ? out + pz * stride_z + py * stride_y + x0 : next + (z * pitch_y + y) * pitch_x;
-      const T* source_row = current + ((cz - z0) * pitch_y + (cy - y0)) * pitch_x - x0;
-      const T* constant_row = plane ? plane + cz * stride_z + cy * stride_y : nullptr;
-      for (int x = lo_x + static_cast<int>(threadIdx.x); x < width - lo_x; x += P::threads_x) {
+    // One row per thread: rows unrolled, so several rows' loads are in flight.
+#pragma unroll(rows == 1 ? 4 : 1)
+    for (int y = lo_y + static_cast<int>(threadIdx.y) * rows; y < hi_y; y += P::threads_y * rows) {
+      for (int x = lo_x + static_cast<int>(threadIdx.x); x < hi_x; x += P::threads_x) {
         const int px = x0 + x, cx = Inside ? px : clamp_to(px, g.inside_lo[0], g.inside_hi[0]);
-        if (!Inside && constant_boundary && (row_outside || px != cx)) {
+        UpdateValues<S> values[rows];
 #pragma unroll
-          for (int f = 0; f < fields; ++f) destination_row[f * destination_field_stride + x] = outside;
-          continue;
+        for (int j = 0; j < rows; ++j) {
+          if (rows > 1 && y + j >= hi_y) continue;
+          const int py = y0 + y + j, cy = Inside ? py : clamp_to(py, g.inside_lo[1], g.inside_hi[1]);
+          if (!Inside && constant_boundary && (pz != cz || py != cy || px != cx)) {
+            values[j] = uniform_values<S>(outside);
+            continue;
+          }
+          // In the domain this is the cell itself; outside (clamp) its clamped position.
+          const T* source = current + ((cz - z0) * pitch_y + (cy - y0)) * pitch_x + (cx - x0);
+          const Neighbourhood<T> at{source, pitch_x, plane_pitch, box_cells,
+                                    plane ? plane + cz * stride_z + cy * stride_y + cx : nullptr,
+                                    g.constant_field_stride, step, stride_y, stride_z};
+          values[j] = update_values(stencil, at);
         }
-        // In the domain this is the cell itself; outside (clamp) its clamped position.
-        const Neighbourhood<T> at{source_row + cx, pitch_x, plane_pitch, box_cells, constant_row ? constant_row + cx : nullptr,
-                                  g.constant_field_stride, step, stride_y, stride_z};
-        apply_update(stencil, at, destination_row + x, destination_field_stride);
+#pragma unroll
+        for (int j = 0; j < rows; ++j) {
+          if (rows > 1 && y + j >= hi_y) continue;
+          T* destination = last ? out + pz * stride_z + (y0 + y + j) * stride_y + x0 + x
+                                : next + (z * pitch_y + y + j) * pitch_x + x;
+#pragma unroll
+          for (int f = 0; f < fields; ++f) destination[f * destination_field_stride] = values[j][f];
+        }
       }
     }
   }
 }
 
 template <Stencil S, typename P>
-__global__ void __launch_bounds__(P::threads) trapezoid_kernel(S stencil, const typename S::value_type* __restrict__ in,
+__global__ void __launch_bounds__(P::threads, P::min_blocks) trapezoid_kernel(S stencil, const typename S::value_type* __restrict__ in,
                                                                 typename S::value_type* __restrict__ out,
                                                                 const typename S::value_type* __restrict__ constants,
                                                                 LaunchGeometry g, typename S::value_type outside) {

@@ -17,10 +17,10 @@ Extent choose_tile(const Extent& domain, int dims, int workers, int height) {
   return tile;
 }
 
-Extent choose_gpu_tile(const Extent& domain, int dims, int gpus) {
+Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu) {
   Extent tile = domain;
   const int d = dims - 1;
-  const Index pieces = std::min<Index>(static_cast<Index>(std::max(1, gpus)) * tiles_per_gpu, domain[d]);
+  const Index pieces = std::min<Index>(static_cast<Index>(std::max(1, gpus)) * std::max(1, per_gpu), domain[d]);
   tile[d] = (domain[d] + pieces - 1) / pieces;
   return tile;
 }

@@ -16,11 +16,14 @@ inline constexpr int tiles_per_worker_at_height_1 = 2;
 
 Extent choose_tile(const Extent& domain, int dims, int workers, int height = 0);
 
-// On GPUs a tile is a whole device's worth of work: a launch fills the device
-// only with enough blocks, and every task costs a few tens of microseconds of
-// scheduling and ghost-zone copies. Two tiles per GPU, cut along the slowest
-// dimension, keep one tile's task queued while the other runs.
+// On GPUs a tile is a large share of a device's work: a launch fills the
+// device only with enough blocks, and every task costs tens of microseconds
+// of scheduling and ghost-zone copies. Two per GPU, cut along the slowest
+// dimension. Four were measured against two at h = 1 (H100, interleaved
+// medians, benchmarks/gpu_stencils.cpp): 0.97x (jacobi2d), 0.61x (jacobi3d),
+// 1.03x (hotspot), 0.85x (life), 0.17x (pathfinder): more tasks cost more
+// than the queued work they add.
 inline constexpr int tiles_per_gpu = 2;
-Extent choose_gpu_tile(const Extent& domain, int dims, int gpus);
+Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu = tiles_per_gpu);
 
 }  // namespace trapeze

@@ -1,0 +1,180 @@
+// The kernels alone, without the runtime: the single-step kernels (registers
+// for 1-D and 2-D, planes streamed through shared memory for 3-D) and the
+// trapezoid kernel under several tuning policies (codelets/cuda/kernel_policy.hpp)
+// for jacobi2d 16384^2 and jacobi3d 512^3 float and life 16384^2, launched
+// back to back on one buffer pair; the defaults also with a device
+// synchronisation after each launch (the plain loop's barrier). This is the
+// evidence behind the policies the codelets use: each variant's cell updates
+// per second as a fraction of the single-step roofline (copy bandwidth / 8 B
+// per cell, life 2 B), median over interleaved rounds (every variant once per
+// round), with the spread. A table last. docs/PERF.md keeps the sweeps that
+// chose the defaults; this list is the last one.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "codelets/cuda/stage_cuda.cuh"
+#include "gpu_plain_loop.hpp"
+#include "gpu_timing.cuh"
+#include "stencils/jacobi2d.hpp"
+#include "stencils/jacobi3d.hpp"
+#include "stencils/life.hpp"
+
+namespace {
+
+using trapeze::cuda::KernelPolicy;
+using trapeze::cuda::LaunchGeometry;
+using trapeze::cuda::PlaneStreamPolicy;
+using trapeze::cuda::StreamPolicy;
+
+struct Domain {
+  int n[3];
+  int radius[3];
+  long long padded_cells() const {
+    return static_cast<long long>(n[0] + 2 * radius[0]) * (n[1] + 2 * radius[1]) * (n[2] + 2 * radius[2]);
+  }
+  long long cells() const { return static_cast<long long>(n[0]) * n[1] * n[2]; }
+  LaunchGeometry geometry(int k) const {
+    LaunchGeometry g{};
+    for (int d = 0; d < 3; ++d) {
+      g.padded[d] = n[d] + 2 * radius[d];
+      g.inside_lo[d] = g.region_lo[d] = radius[d];
+      g.inside_hi[d] = g.region_hi[d] = radius[d] + n[d];
+      g.radius[d] = radius[d];
+    }
+    g.padded_cells = padded_cells();
+    g.steps = k;
+    g.boundary = static_cast<int>(trapeze::BoundaryKind::clamp);
+    g.constant_planes = 1;
+    return g;
+  }
+};
+
+struct Variant {
+  std::string stencil, kernel, policy;
+  int k;
+  long long cells;
+  std::function<void(const void*, void*)> launch;
+  std::vector<double> fractions;  // of the roofline, one per round
+  double roofline = 0;            // cell updates per second
+  bool synchronise = false;       // a device synchronisation after each launch (the plain loop's barrier)
+};
+
+template <typename S, typename Policy>
+Variant single_step(const char* stencil, const char* policy, const Domain& domain) {
+  const LaunchGeometry g = domain.geometry(1);
+  using T = typename S::value_type;
+  return {stencil, "single-step", policy, 1, domain.cells(), [g](const void* in, void* out) {
+            trapeze::cuda::launch_register_step<S, Policy>(S{}, static_cast<const T*>(in), static_cast<T*>(out), nullptr,
+                                                           g, T{}, nullptr);
+          }};
+}
+
+template <typename S, typename Policy>
+Variant plane_stream(const char* stencil, const char* policy, const Domain& domain) {
+  const LaunchGeometry g = domain.geometry(1);
+  using T = typename S::value_type;
+  return {stencil, "plane-stream", policy, 1, domain.cells(), [g](const void* in, void* out) {
+            trapeze::cuda::launch_plane_stream<S, Policy>(S{}, static_cast<const T*>(in), static_cast<T*>(out), nullptr,
+                                                          g, T{}, nullptr);
+          }};
+}
+
+template <typename S, typename Policy>
+Variant trapezoid(const char* stencil, const char* policy, const Domain& domain, int k) {
+  const LaunchGeometry g = domain.geometry(k);
+  using T = typename S::value_type;
+  return {stencil, "trapezoid", policy, k, domain.cells(), [g](const void* in, void* out) {
+            trapeze::cuda::launch_trapezoid_kernel<S, Policy>(S{}, static_cast<const T*>(in), static_cast<T*>(out),
+                                                              nullptr, g, T{}, nullptr);
+          }};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1) {
+    std::fprintf(stderr, "gpu_kernel_probe: unexpected argument '%s' (it takes none)\n", argv[1]);
+    return 2;
+  }
+  using J2 = apps::Jacobi2D<float>;
+  using J3 = apps::Jacobi3D<float>;
+  const Domain square{{16384, 16384, 1}, {1, 1, 0}};
+  const Domain cube{{512, 512, 512}, {1, 1, 1}};
+  const double bandwidth = bench::device_copy_bandwidth();
+  const double roofline = bandwidth / 8.0;  // cell updates per second
+
+  using L = apps::Life;
+  std::vector<Variant> variants2, variants3, variants_life;
+  // The default kernels, back to back and with the plain loop's barrier after each launch.
+  variants2.push_back(single_step<J2, trapeze::cuda::StreamPolicyOf<J2>>("jacobi2d", "default", square));
+  variants2.push_back(single_step<J2, trapeze::cuda::StreamPolicyOf<J2>>("jacobi2d", "default, barrier", square));
+  variants2.back().synchronise = true;
+  variants2.push_back(trapezoid<J2, trapeze::cuda::PolicyOf<J2>>("jacobi2d", "default", square, 8));
+  variants2.push_back(trapezoid<J2, trapeze::cuda::PolicyOf<J2>>("jacobi2d", "default, barrier", square, 8));
+  variants2.back().synchronise = true;
+  variants_life.push_back(single_step<L, trapeze::cuda::StreamPolicyOf<L>>("life", "default", square));
+  variants_life.push_back(trapezoid<L, trapeze::cuda::PolicyOf<L>>("life", "default", square, 8));
+  variants3.push_back(plane_stream<J3, trapeze::cuda::PlaneStreamPolicyOf<J3>>("jacobi3d", "default", cube));
+  variants3.push_back(plane_stream<J3, trapeze::cuda::PlaneStreamPolicyOf<J3>>("jacobi3d", "default, barrier", cube));
+  variants3.back().synchronise = true;
+
+  const int rounds = 5;
+  for (auto* set : {&variants2, &variants_life, &variants3}) {
+    const Domain& domain = set == &variants3 ? cube : square;
+    const bool bytes = set == &variants_life;
+    const auto count = static_cast<std::size_t>(domain.padded_cells());
+    const std::size_t element = bytes ? 1 : sizeof(float);
+    std::vector<unsigned char> host(count * element);
+    std::mt19937 engine(7);
+    if (bytes) {
+      for (auto& v : host) v = static_cast<unsigned char>(engine() & 1u);
+    } else {
+      std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+      for (std::size_t i = 0; i < count; ++i) {
+        const float v = uniform(engine);
+        std::memcpy(host.data() + i * element, &v, element);
+      }
+    }
+    bench::DeviceBuffer<unsigned char> a(host.size()), b(host.size());
+    TRAPEZE_CUDA_CHECK(cudaMemcpy(a.data, host.data(), host.size(), cudaMemcpyHostToDevice));
+    TRAPEZE_CUDA_CHECK(cudaMemcpy(b.data, host.data(), host.size(), cudaMemcpyHostToDevice));
+    for (int round = 0; round < rounds; ++round) {
+      std::fprintf(stderr, "%s: round %d of %d\n", (*set)[0].stencil.c_str(), round + 1, rounds);
+      for (Variant& v : *set) {
+        const int launches = std::max(2, 32 / v.k);
+        v.launch(a.data, b.data);  // warm-up (and the kernel's attributes)
+        bench::Event start, stop;
+        TRAPEZE_CUDA_CHECK(cudaEventRecord(start.event));
+        for (int l = 0; l < launches; ++l) {
+          v.launch(l % 2 ? b.data : a.data, l % 2 ? a.data : b.data);
+          if (v.synchronise) TRAPEZE_CUDA_CHECK(cudaDeviceSynchronize());
+        }
+        TRAPEZE_CUDA_CHECK(cudaEventRecord(stop.event));
+        const double seconds = bench::seconds_between(start, stop);
+        // Life moves 2 B per cell update, the jacobis 8 B: each against its own roofline.
+        const double own_roofline = bandwidth / (bytes ? 2.0 : 8.0);
+        v.fractions.push_back(static_cast<double>(v.cells) * v.k * launches / seconds / own_roofline);
+        v.roofline = own_roofline;
+      }
+    }
+  }
+  std::printf("kernels alone, copy bandwidth %.2f TB/s, roofline %.1f G cell updates/s (8 B per cell; life 2 B), %d rounds\n",
+              bandwidth / 1e12, roofline / 1e9, rounds);
+  std::printf("%-9s %-12s %-26s %3s | %8s %7s %7s %7s\n", "stencil", "kernel", "policy", "k", "GCUPS", "xroof",
+              "min", "max");
+  for (auto* set : {&variants2, &variants_life, &variants3}) {
+    for (const Variant& v : *set) {
+      const auto [lo, hi] = std::minmax_element(v.fractions.begin(), v.fractions.end());
+      const double m = bench::median(v.fractions);
+      std::printf("%-9s %-12s %-26s %3d | %8.1f %7.3f %7.3f %7.3f\n", v.stencil.c_str(), v.kernel.c_str(),
+                  v.policy.c_str(), v.k, m * v.roofline / 1e9, m, *lo, *hi);
+    }
+  }
+  return 0;
+}
