@@ -30,6 +30,7 @@ namespace {
 using trapeze::cuda::KernelPolicy;
 using trapeze::cuda::LaunchGeometry;
 using trapeze::cuda::PlaneStreamPolicy;
+using trapeze::cuda::PlaneTrapezoidPolicy;
 using trapeze::cuda::StreamPolicy;
 
 struct Domain {
@@ -86,6 +87,16 @@ Variant plane_stream(const char* stencil, const char* policy, const Domain& doma
 }
 
 template <typename S, typename Policy>
+Variant plane_trapezoid(const char* stencil, const char* policy, const Domain& domain, int k) {
+  const LaunchGeometry g = domain.geometry(k);
+  using T = typename S::value_type;
+  return {stencil, "plane-trapezoid", policy, k, domain.cells(), [g](const void* in, void* out) {
+            trapeze::cuda::launch_plane_trapezoid<S, Policy>(S{}, static_cast<const T*>(in), static_cast<T*>(out), nullptr,
+                                                             g, T{}, nullptr);
+          }};
+}
+
+template <typename S, typename Policy>
 Variant trapezoid(const char* stencil, const char* policy, const Domain& domain, int k) {
   const LaunchGeometry g = domain.geometry(k);
   using T = typename S::value_type;
@@ -111,18 +122,21 @@ int main(int argc, char** argv) {
 
   using L = apps::Life;
   std::vector<Variant> variants2, variants3, variants_life;
-  // The default kernels, back to back and with the plain loop's barrier after each launch.
+  // The default kernels; 2-D and life for reference.
   variants2.push_back(single_step<J2, trapeze::cuda::StreamPolicyOf<J2>>("jacobi2d", "default", square));
-  variants2.push_back(single_step<J2, trapeze::cuda::StreamPolicyOf<J2>>("jacobi2d", "default, barrier", square));
-  variants2.back().synchronise = true;
   variants2.push_back(trapezoid<J2, trapeze::cuda::PolicyOf<J2>>("jacobi2d", "default", square, 8));
-  variants2.push_back(trapezoid<J2, trapeze::cuda::PolicyOf<J2>>("jacobi2d", "default, barrier", square, 8));
-  variants2.back().synchronise = true;
-  variants_life.push_back(single_step<L, trapeze::cuda::StreamPolicyOf<L>>("life", "default", square));
   variants_life.push_back(trapezoid<L, trapeze::cuda::PolicyOf<L>>("life", "default", square, 8));
+  // 3-D: the single step, the box trapezoid, and the plane trapezoid's box and threads against k.
   variants3.push_back(plane_stream<J3, trapeze::cuda::PlaneStreamPolicyOf<J3>>("jacobi3d", "default", cube));
-  variants3.push_back(plane_stream<J3, trapeze::cuda::PlaneStreamPolicyOf<J3>>("jacobi3d", "default, barrier", cube));
-  variants3.back().synchronise = true;
+  variants3.push_back(trapezoid<J3, trapeze::cuda::PolicyOf<J3>>("jacobi3d", "box 32x8x8", cube, 2));
+  for (int k : {2, 3, 4}) {
+    variants3.push_back(plane_trapezoid<J3, PlaneTrapezoidPolicy<64, 16, 64, 4, 64>>("jacobi3d", "64x16 t64x4 (default)", cube, k));
+    variants3.push_back(plane_trapezoid<J3, PlaneTrapezoidPolicy<64, 32, 64, 8, 64>>("jacobi3d", "64x32 t64x8", cube, k));
+    variants3.push_back(plane_trapezoid<J3, PlaneTrapezoidPolicy<32, 32, 32, 8, 64>>("jacobi3d", "32x32 t32x8", cube, k));
+    variants3.push_back(plane_trapezoid<J3, PlaneTrapezoidPolicy<64, 16, 64, 4, 128>>("jacobi3d", "64x16 t64x4 p128", cube, k));
+  }
+  variants3.push_back(plane_trapezoid<J3, PlaneTrapezoidPolicy<64, 24, 64, 8, 64>>("jacobi3d", "64x24 t64x8", cube, 3));
+  variants3.push_back(plane_trapezoid<J3, PlaneTrapezoidPolicy<64, 16, 64, 4, 64>>("jacobi3d", "64x16 t64x4 (default)", cube, 6));
 
   const int rounds = 5;
   for (auto* set : {&variants2, &variants_life, &variants3}) {
@@ -166,13 +180,13 @@ int main(int argc, char** argv) {
   }
   std::printf("kernels alone, copy bandwidth %.2f TB/s, roofline %.1f G cell updates/s (8 B per cell; life 2 B), %d rounds\n",
               bandwidth / 1e12, roofline / 1e9, rounds);
-  std::printf("%-9s %-12s %-26s %3s | %8s %7s %7s %7s\n", "stencil", "kernel", "policy", "k", "GCUPS", "xroof",
+  std::printf("%-9s %-15s %-26s %3s | %8s %7s %7s %7s\n", "stencil", "kernel", "policy", "k", "GCUPS", "xroof",
               "min", "max");
   for (auto* set : {&variants2, &variants_life, &variants3}) {
     for (const Variant& v : *set) {
       const auto [lo, hi] = std::minmax_element(v.fractions.begin(), v.fractions.end());
       const double m = bench::median(v.fractions);
-      std::printf("%-9s %-12s %-26s %3d | %8.1f %7.3f %7.3f %7.3f\n", v.stencil.c_str(), v.kernel.c_str(),
+      std::printf("%-9s %-15s %-26s %3d | %8.1f %7.3f %7.3f %7.3f\n", v.stencil.c_str(), v.kernel.c_str(),
                   v.policy.c_str(), v.k, m * v.roofline / 1e9, m, *lo, *hi);
     }
   }

@@ -113,4 +113,37 @@ constexpr long long smem_bytes(const int radius[3], int k, int fields) {
   return box * fields * static_cast<long long>(sizeof(T)) * (k >= 2 ? 2 : 1);
 }
 
+// The 3-D trapezoid kernel's policy (plane_trapezoid_kernel.cuh): a block's
+// box across x and y (its output tile plus a ghost ring of r*k per side) and
+// its threads, one pass across x (threads_x == box_x), and the planes of z a
+// block walks.
+template <int BoxX, int BoxY, int ThreadsX, int ThreadsY, int Planes, int MinBlocks = 1>
+struct PlaneTrapezoidPolicy {
+  static constexpr int box_x = BoxX, box_y = BoxY;
+  static constexpr int threads_x = ThreadsX, threads_y = ThreadsY, threads_z = 1;
+  static constexpr int threads = ThreadsX * ThreadsY;
+  static constexpr int planes = Planes;
+  static constexpr int min_blocks = MinBlocks;
+};
+
+template <int ElementBytes>
+struct PlaneTrapezoidPolicyFor {
+  using type = PlaneTrapezoidPolicy<64, 16, 64, 4, 64>;
+};
+
+// Shared memory of one block of a launch of k >= 2 steps, whichever kernel
+// takes it (the plane trapezoid in 3-D, the box trapezoid otherwise), or -1
+// where that kernel cannot take k steps (its box leaves no output tile).
+template <typename T, int Dims>
+constexpr long long launch_shared_bytes(const int radius[3], int k, int fields) {
+  if constexpr (Dims == 3) {
+    using P = typename PlaneTrapezoidPolicyFor<static_cast<int>(sizeof(T))>::type;
+    if (P::box_x - 2 * radius[0] * k <= 0 || P::box_y - 2 * radius[1] * k <= 0) return -1;
+    return static_cast<long long>(k) * fields * 2 * (2 * radius[2] + 1) * P::box_x * P::box_y *
+           static_cast<long long>(sizeof(T));
+  } else {
+    return smem_bytes<T, typename PolicyFor<Dims, static_cast<int>(sizeof(T))>::type>(radius, k, fields);
+  }
+}
+
 }  // namespace trapeze::cuda

@@ -10,12 +10,15 @@
 #include <starpu.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "codelets/cuda/box_copy.cuh"
 #include "codelets/cuda/cuda_check.cuh"
 #include "codelets/cuda/kernel_policy.hpp"
 #include "codelets/cuda/plane_stream_kernel.cuh"
+#include "codelets/cuda/plane_trapezoid_kernel.cuh"
 #include "codelets/cuda/single_step_kernel.cuh"
 #include "codelets/cuda/trapezoid_kernel.cuh"
 #include "codelets/stage_args.hpp"
@@ -26,14 +29,17 @@ namespace trapeze::cuda {
 template <Stencil S>
 using PolicyOf = typename PolicyFor<S::dims, static_cast<int>(sizeof(typename S::value_type))>::type;
 
-// The largest kernel-level height whose shared memory a block can have.
+// The largest kernel-level height a block can take (its shared memory, its box).
 template <Stencil S>
 int max_kernel_height(int limit_bytes) {
-  using Policy = PolicyOf<S>;
   int radius[3] = {static_cast<int>(S::shape.radius[0]), static_cast<int>(S::shape.radius[1]),
                    static_cast<int>(S::shape.radius[2])};
   int k = 1;
-  while (k < 64 && smem_bytes<typename S::value_type, Policy>(radius, k + 1, updated_fields_of<S>) <= limit_bytes) ++k;
+  while (k < 64) {
+    const long long bytes = launch_shared_bytes<typename S::value_type, S::dims>(radius, k + 1, updated_fields_of<S>);
+    if (bytes < 0 || bytes > limit_bytes) break;
+    ++k;
+  }
   return k;
 }
 
@@ -123,14 +129,46 @@ void launch_single_step(const S& stencil, const typename S::value_type* in, type
   }
 }
 
-// One launch of k = g.steps steps: the single-step kernel for one, the
-// trapezoid kernel for more.
+template <Stencil S>
+using PlaneTrapezoidPolicyOf = typename PlaneTrapezoidPolicyFor<static_cast<int>(sizeof(typename S::value_type))>::type;
+
+// One launch of the 3-D plane trapezoid kernel, k = g.steps >= 2 steps over g's region.
+template <Stencil S, typename Policy = PlaneTrapezoidPolicyOf<S>>
+void launch_plane_trapezoid(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
+                            const typename S::value_type* constants, const LaunchGeometry& g,
+                            typename S::value_type outside, cudaStream_t stream) {
+  using Shape = PlaneTrapezoidShape<S, Policy>;
+  const long long cells[3] = {g.region_hi[0] - g.region_lo[0], g.region_hi[1] - g.region_lo[1],
+                              g.region_hi[2] - g.region_lo[2]};
+  if (cells[0] <= 0 || cells[1] <= 0 || cells[2] <= 0) return;
+  const int tile_x = Shape::tile_x(g.steps), tile_y = Shape::tile_y(g.steps);
+  if (tile_x <= 0 || tile_y <= 0) {
+    std::fprintf(stderr, "trapeze: %d steps per launch leave no output tile in a %dx%d box\n", g.steps, Policy::box_x,
+                 Policy::box_y);
+    std::abort();
+  }
+  const dim3 blocks(static_cast<unsigned>((cells[0] + tile_x - 1) / tile_x), static_cast<unsigned>((cells[1] + tile_y - 1) / tile_y),
+                    static_cast<unsigned>((cells[2] + Policy::planes - 1) / Policy::planes));
+  const dim3 threads(Policy::threads_x, Policy::threads_y, 1);
+  const auto bytes = static_cast<int>(Shape::shared_bytes(g.steps));
+  auto* kernel = &plane_trapezoid_kernel<S, Policy>;
+  if (bytes > 48 * 1024) {
+    TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  }
+  kernel<<<blocks, threads, bytes, stream>>>(stencil, in, out, constants, g, outside);
+  TRAPEZE_CUDA_CHECK_LAUNCH("plane_trapezoid_kernel");
+}
+
+// One launch of k = g.steps steps: a single-step kernel for one; for more, the
+// plane trapezoid in 3-D and the box trapezoid otherwise.
 template <Stencil S>
 void launch_steps(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
                   const typename S::value_type* constants, const LaunchGeometry& g, typename S::value_type outside,
                   cudaStream_t stream) {
   if (g.steps == 1) {
     launch_single_step(stencil, in, out, constants, g, outside, stream);
+  } else if constexpr (S::dims == 3) {
+    launch_plane_trapezoid(stencil, in, out, constants, g, outside, stream);
   } else {
     launch_trapezoid_kernel(stencil, in, out, constants, g, outside, stream);
   }

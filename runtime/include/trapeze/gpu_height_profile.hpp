@@ -92,8 +92,10 @@ GpuCostModel profile_gpu_cost_model(Runtime& runtime, const S& stencil) {
     // Heights whose shared memory a block cannot have are not offered.
     int radius[3] = {static_cast<int>(S::shape.radius[0]), static_cast<int>(S::shape.radius[1]),
                      static_cast<int>(S::shape.radius[2])};
-    using Policy = typename cuda::PolicyFor<S::dims, static_cast<int>(sizeof(T))>::type;
-    if (cuda::smem_bytes<T, Policy>(radius, k, updated_fields_of<S>) > cuda::shared_memory_per_block) break;
+    if (k > 1) {
+      const long long bytes = cuda::launch_shared_bytes<T, S::dims>(radius, k, updated_fields_of<S>);
+      if (bytes < 0 || bytes > cuda::shared_memory_per_block) break;
+    }
     // Enough steps that a timing is tens of milliseconds, a multiple of k.
     const Index steps = std::max<Index>(k, (std::max<Index>(64, 256 / k * k) + k - 1) / k * k);
     const double per_step = resident_seconds_per_step(runtime, stencil, fill, Plan{fill.extent(), k, TrapezoidMode::shrink, k, StageDevices::gpu}, steps);
