@@ -2,7 +2,6 @@
 // (kept when valid, rebuilt when corrupt or from another machine).
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -41,10 +40,9 @@ TEST(HeightModel, ChoosesTallTrapezoidsWhenTasksAreExpensive) {
   const auto shape = jacobi_shape({4096, 4096, 1}, {512, 512, 1}, trapeze::TrapezoidMode::shrink);
   EXPECT_GT(trapeze::choose_height(costs, shape).height, 4);
   // Free tasks and ghost cells: redundancy is pure loss. Small tiles, so that
-  // h = 2's redundant cells (6%) are more than the model's tolerance.
+  // h = 2's redundant cells (3%) are more than the model's 2% tolerance.
   costs.seconds_per_task = costs.seconds_per_ghost_cell = 0;
-  const auto small_tiles = jacobi_shape({4096, 4096, 1}, {32, 32, 1}, trapeze::TrapezoidMode::shrink);
-  ASSERT_LT(trapeze::flat_tolerance, 0.06);
+  const auto small_tiles = jacobi_shape({4096, 4096, 1}, {64, 64, 1}, trapeze::TrapezoidMode::shrink);
   EXPECT_EQ(trapeze::choose_height(costs, small_tiles).height, 1);
 }
 
@@ -55,7 +53,7 @@ TEST(HeightModel, BandwidthCurveInterpolatesAndClamps) {
   EXPECT_DOUBLE_EQ(curve.at(1e9), 50.0);
 }
 
-TEST(HeightModel, TakesAnAlignedHeightNearTheMiddleOfThePredictedFlatPart) {
+TEST(HeightModel, TakesTheMiddleOfThePredictedFlatPart) {
   const trapeze::CostModel costs{2e-4, 1e-9, 1e-9, {{{1.0, 1e10}}}};
   const auto shape = jacobi_shape({4096, 4096, 1}, {512, 512, 1}, trapeze::TrapezoidMode::shrink);
   double fastest = std::numeric_limits<double>::infinity();
@@ -68,43 +66,9 @@ TEST(HeightModel, TakesAnAlignedHeightNearTheMiddleOfThePredictedFlatPart) {
   }
   ASSERT_GE(flat.size(), 3u) << "the costs must give a flat part for this test to mean anything";
   const int chosen = trapeze::choose_height(costs, shape).height;
-  EXPECT_GE(chosen, flat.front());
-  EXPECT_LE(chosen, flat.back());
-  // A multiple of 8 where the flat part has one (2-D), the one nearest its middle.
-  const double middle = std::sqrt(static_cast<double>(flat.front()) * flat.back());
-  std::vector<int> aligned;
-  for (int h : flat) {
-    if (h % trapeze::aligned_height_step == 0) aligned.push_back(h);
-  }
-  if (aligned.empty()) {
-    EXPECT_NEAR(chosen, middle, 1.0);
-  } else {
-    EXPECT_EQ(chosen % trapeze::aligned_height_step, 0);
-    for (int h : aligned) EXPECT_LE(std::fabs(std::log(chosen / middle)), std::fabs(std::log(h / middle)) + 1e-12);
-  }
-}
-
-TEST(HeightModel, OneDimensionalRunsIgnoreTheAlignedHeights) {
-  const trapeze::CostModel costs{2e-4, 1e-9, 1e-9, {{{1.0, 1e10}}}};
-  auto shape = jacobi_shape({4096, 4096, 1}, {512, 512, 1}, trapeze::TrapezoidMode::shrink);
-  shape.dims = 1;
-  shape.domain = {1 << 22, 1, 1};
-  shape.tile = {1 << 19, 1, 1};
-  shape.radius = {1, 0, 0};
-  double fastest = std::numeric_limits<double>::infinity();
-  std::vector<double> predicted;
-  for (int h = 1; h <= trapeze::max_useful_height(shape); ++h) {
-    predicted.push_back(trapeze::predict_seconds_per_step(costs, shape, h));
-    fastest = std::min(fastest, predicted.back());
-  }
-  std::vector<int> flat;
-  for (int h = 1; h <= static_cast<int>(predicted.size()); ++h) {
-    if (predicted[h - 1] <= fastest * (1 + trapeze::flat_tolerance)) flat.push_back(h);
-  }
-  ASSERT_GE(flat.size(), 3u);
-  ASSERT_TRUE(std::any_of(flat.begin(), flat.end(), [](int h) { return h % trapeze::aligned_height_step == 0; }))
-      << "the flat part must hold an aligned height for this test to mean anything";
-  EXPECT_NEAR(trapeze::choose_height(costs, shape).height, std::sqrt(static_cast<double>(flat.front()) * flat.back()), 1.0);
+  EXPECT_GT(chosen, flat.front());
+  EXPECT_LT(chosen, flat.back());
+  EXPECT_NEAR(chosen, std::sqrt(static_cast<double>(flat.front()) * flat.back()), 1.0);
 }
 
 class HeightCache : public testing::Test {

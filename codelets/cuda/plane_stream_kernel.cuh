@@ -1,7 +1,7 @@
 #pragma once
 // The single-step kernel for 3-D stencils: a thread block owns a column of
-// the domain (threads_x by threads_y cells across, `planes` deep) and walks it
-// along z, one plane per iteration. Each plane of the block's tile plus its
+// the domain (threads_x by threads_y * rows cells across, `planes` deep) and
+// walks it along z, one plane per iteration. Each plane of the block's tile plus its
 // ghost ring enters shared memory once; the 2r_z + 1 planes a step reads lie
 // in a ring of shared planes, each plane stored twice (slots s and s + ring)
 // so that any window of consecutive planes is contiguous and the stencil sees

@@ -105,24 +105,9 @@ HeightChoice choose_height(const CostModel& costs, const ModelShape& shape) {
     if (p.predicted_seconds_per_step <= fastest * (1 + flat_tolerance)) flat.push_back(p);
   }
   const double middle = std::sqrt(static_cast<double>(flat.front().height) * flat.back().height);
-  auto nearest_middle = [middle](const HeightChoice& a, const HeightChoice& b) {
-    return std::fabs(std::log(a.height / middle)) < std::fabs(std::log(b.height / middle));
-  };
-  // On tiles of two and three dimensions, heights that are multiples of
-  // `aligned_height_step` were measured faster than their neighbours, which
-  // the model does not predict: on 2 cores at 1024^2, jacobi2d h = 8 and 16
-  // at 0.163 and 0.159 ms a step against 0.171-0.176 for h = 4-15 otherwise,
-  // HotSpot h = 8 and 16 at 1.00 and 0.98 of the best against 0.86-0.90 for
-  // h = 9-15 (medians of 7 rounds, docs/PERF.md). So where the flat part has
-  // such a height, the one nearest its middle is chosen.
-  std::vector<HeightChoice> aligned;
-  if (shape.dims >= 2) {
-    for (const HeightChoice& p : flat) {
-      if (p.height % aligned_height_step == 0) aligned.push_back(p);
-    }
-  }
-  const std::vector<HeightChoice>& candidates = aligned.empty() ? flat : aligned;
-  return *std::min_element(candidates.begin(), candidates.end(), nearest_middle);
+  return *std::min_element(flat.begin(), flat.end(), [middle](const HeightChoice& a, const HeightChoice& b) {
+    return std::fabs(a.height - middle) < std::fabs(b.height - middle);
+  });
 }
 
 }  // namespace trapeze

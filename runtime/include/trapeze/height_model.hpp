@@ -79,14 +79,8 @@ struct HeightChoice {
 };
 
 // Relative slack within which a height's prediction counts as fast as the
-// fastest: about the model's accuracy in ranking neighbouring heights. At 2%
-// HotSpot 1024^2's flat part was h = 9-14 around a predicted optimum of 11,
-// while the measured optimum, h = 8, was predicted 2.2% slower (2 cores).
-inline constexpr double flat_tolerance = 0.04;
-
-// Where the flat part holds multiples of it, a 2-D or 3-D run takes one of
-// them (height_model.cpp says why).
-inline constexpr int aligned_height_step = 8;
+// fastest: about the model's accuracy in ranking neighbouring heights.
+inline constexpr double flat_tolerance = 0.02;
 
 HeightChoice choose_height(const CostModel& costs, const ModelShape& shape);
 
