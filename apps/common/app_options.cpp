@@ -28,6 +28,10 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
                  "run every height in A:B, print measured and predicted time per step, write them to a CSV");
   cli.add_option("--sweep-csv", o.sweep_csv, "CSV file of --sweep-height (default: <app>-height-sweep.csv)");
   cli.add_option("--mode", o.mode, "trapezoid computation: shrink or full")->capture_default_str();
+  cli.add_option("--window", o.window,
+                 "most tasks held in StarPU at once (memory vs look-ahead); 0: automatic, at least 4 stages and 8192 tasks")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   cli.add_option("-b,--boundary", o.boundary, "boundary: clamp, periodic, constant or constant:V")
       ->capture_default_str();
   cli.add_option("-o,--output", o.output, "write the final field to this file");
@@ -118,6 +122,7 @@ trapeze::Plan make_plan(const CommonOptions& o, int dims, const trapeze::Extent&
     plan.tile = trapeze::choose_tile(domain, dims, workers, plan.height);
   }
   plan.mode = trapeze::parse_trapezoid_mode(o.mode);
+  plan.max_tasks_in_flight = o.window;
   return plan;
 }
 

@@ -19,6 +19,7 @@ struct CommonOptions {
   std::string sweep_height;  // "A:B"
   std::string sweep_csv;
   std::string mode = "shrink";
+  trapeze::Index window = 0;  // most tasks in StarPU at once; 0: automatic
   std::string boundary;
   std::string output;
   std::string png;

@@ -17,6 +17,7 @@
 
 #include "app_main.hpp"
 #include "app_options.hpp"
+#include "peak_memory.hpp"
 #include "png_image.hpp"
 #include "text_io.hpp"
 #include "trapeze/gpu_height_profile.hpp"
@@ -290,6 +291,8 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                              {"cuda_workers", runtime.cuda_worker_count()},
                              {"devices", gpu_only ? "gpu" : (cuda_ready && devices == trapeze::StageDevices::all ? "all" : "cpu")},
                              {"kernel_height", plan.kernel_height},
+                             {"window", plan.max_tasks_in_flight},
+                             {"peak_memory_bytes", peak_resident_bytes()},
                              {"scheduler", runtime.scheduler()}};
     fmt::print("{}\n", report.dump());
   } else {

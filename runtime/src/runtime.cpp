@@ -47,6 +47,7 @@ Runtime::Runtime(const RuntimeOptions& options) {
     throw RuntimeError("starpu_init", rc);
   }
   tile_interface_ = std::make_unique<TileInterfaceOps>();
+  submission_throttled_ = starpu_getenv_number("STARPU_LIMIT_MAX_SUBMITTED_TASKS") >= 0;
 }
 
 Runtime::~Runtime() {

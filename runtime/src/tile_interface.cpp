@@ -138,6 +138,11 @@ int unpack_tile(starpu_data_handle_t handle, unsigned node, void* ptr, std::size
 
 }  // namespace
 
+int tile_interface_id() {
+  static const int id = starpu_data_interface_get_next_id();
+  return id;
+}
+
 TileInterfaceOps::TileInterfaceOps() {
   copy_methods.any_to_any = copy_tile;
   ops.register_data_handle = register_tile_handle;
@@ -158,7 +163,8 @@ TileInterfaceOps::TileInterfaceOps() {
   ops.pack_data = pack_tile;
   ops.peek_data = peek_tile;
   ops.unpack_data = unpack_tile;
-  ops.interfaceid = static_cast<starpu_data_interface_id>(starpu_data_interface_get_next_id());
+  id = tile_interface_id();
+  ops.interfaceid = static_cast<starpu_data_interface_id>(id);
   ops.interface_size = sizeof(TileBuffers);
   ops.name = const_cast<char*>("TRAPEZE_TILE_INTERFACE");
 }
@@ -170,7 +176,7 @@ Index device_buffer_stride(Index buffer_cells, int element_size) {
 
 starpu_data_handle_t register_tile(TileInterfaceOps& ops, void* home, Index buffer_cells, int element_size) {
   TileBuffers tile{};
-  tile.id = ops.ops.interfaceid;
+  tile.id = ops.id;
   tile.ptr = tile.dev_handle = reinterpret_cast<std::uintptr_t>(home);
   tile.buffer_cells = buffer_cells;
   tile.buffer_stride = device_buffer_stride(buffer_cells, element_size);

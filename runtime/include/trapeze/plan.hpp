@@ -33,6 +33,9 @@ struct Plan {
   TrapezoidMode mode = TrapezoidMode::shrink;
   int kernel_height = 1;     // GPU: time steps per kernel launch (kernel-level height k <= H)
   StageDevices devices = StageDevices::automatic;
+  // Most tasks a run keeps in StarPU at once (trapeze/task_window.hpp); 0:
+  // automatic, at least four stages and 8192 tasks.
+  Index max_tasks_in_flight = 0;
 };
 
 }  // namespace trapeze

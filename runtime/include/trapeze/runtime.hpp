@@ -29,6 +29,9 @@ class Runtime {
   int cpu_worker_count() const;
   int cuda_worker_count() const;
   std::string scheduler() const;
+  // Whether StarPU blocks task submission itself (STARPU_LIMIT_MAX_SUBMITTED_TASKS
+  // is set): submitting must then never wait on paused workers.
+  bool submission_throttled() const { return submission_throttled_; }
   // Blocks until every submitted task has finished.
   void wait_for_all() const;
   // The StarPU data interface of tiles (registered once per StarPU session).
@@ -40,6 +43,7 @@ class Runtime {
 
  private:
   std::unique_ptr<TileInterfaceOps> tile_interface_;
+  bool submission_throttled_ = false;
   std::map<std::string, std::pair<std::unique_ptr<std::string>, std::unique_ptr<starpu_perfmodel>>> models_;
 };
 

@@ -1,8 +1,9 @@
 #pragma once
 // Runs a stencil over a grid as a StarPU task graph: one task per tile per
 // stage of h steps, each depending only on the strips its neighbours published
-// at the previous stage (peer dependencies, no global barrier). All stages are
-// submitted up front; wait() blocks once and brings the result back.
+// at the previous stage (peer dependencies, no global barrier). Stages enter
+// StarPU through a bounded window (trapeze/task_window.hpp), so memory does
+// not grow with the step count; wait() blocks once and brings the result back.
 //
 //   trapeze::Runtime runtime;
 //   trapeze::StencilRun run(runtime, Jacobi2D{}, grid, trapeze::Plan{.tile = {256, 256, 1}});
@@ -18,7 +19,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -35,6 +35,7 @@
 #include "trapeze/plan.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/stencil.hpp"
+#include "trapeze/task_window.hpp"
 #include "trapeze/tile_store.hpp"
 #include "trapeze/tiling.hpp"
 
@@ -52,7 +53,9 @@ class StencilRun {
       : runtime_(runtime), stencil_(stencil), grid_(grid), plan_(checked(plan, grid)),
         tiling_(grid.extent(), S::dims, plan.tile),
         tiles_(runtime, tiling_, S::shape, plan.height, grid, updated_fields_of<S>, constant_fields_of<S>),
-        progress_(tiling_.count()) {
+        progress_(tiling_.count()),
+        window_(window_capacity(plan, tiling_.count()), [this] { return submit_next_stage(); },
+                [this] { return pending_steps_ > 0; }) {
     init_codelets();
     for (int t = 0; t < tiling_.count(); ++t) progress_[t].run = this, progress_[t].tile = t;
   }
@@ -62,60 +65,67 @@ class StencilRun {
     try {
       wait();
     } catch (...) {
-      wait_for_tasks({});
+      window_.drop_pending();
+      window_.wait_until_done();
     }
   }
   StencilRun(const StencilRun&) = delete;
   StencilRun& operator=(const StencilRun&) = delete;
 
-  // Appends `steps` time steps (in stages of h) to the task graph; returns at once.
+  // Appends `steps` time steps (in stages of h) to the work of the run and
+  // returns once the first window of them is in StarPU; wait() and drain()
+  // submit the rest as tasks complete (trapeze/task_window.hpp).
   void submit(Index steps) {
     if (steps < 0) throw Error("steps must be >= 0, got " + std::to_string(steps));
     if (steps == 0) return;
-    // CPU workers wait while the graph is built: on a machine with one core
-    // per worker, submission would otherwise compete with them for a core.
-    // GPU stages start at once: their workers only feed the device.
-    const bool pause = uses_cpus() || !in_tiles_;
-    if (pause) starpu_pause();
-    struct Resume {
-      bool paused;
-      ~Resume() {
-        if (paused) starpu_resume();
-      }
-    } resume_on_exit{pause};
+    auto submission = window_.lock_submission();
+    // CPU workers wait while the first window is built: on a machine with one
+    // core per worker, submission would otherwise compete with them for a
+    // core. GPU stages start at once: their workers only feed the device.
+    // StarPU's own throttle (STARPU_LIMIT_MAX_SUBMITTED_TASKS) would block
+    // submission forever while the workers are paused.
+    // Workers resume before the lock goes (declared after it): StarPU's pause
+    // count is not atomic, and the feeder pauses under the same lock.
+    const bool throttled = runtime_.submission_throttled();
+    const PausedWorkers paused((uses_cpus() || !in_tiles_) && !throttled);
     if (!in_tiles_) submit_scatter();
     if (!strips_current_) submit_publish();
-    // Every stage publishes, the last one too: a later submit() continues from
-    // the tiles where they are (on the GPU) without a copy task pulling them back.
-    for (Index done = 0; done < steps;) {
-      const int stage_steps = static_cast<int>(std::min<Index>(plan_.height, steps - done));
-      submit_stage(stage_steps, true);
-      done += stage_steps;
-    }
+    pending_steps_ += steps;
+    steps_requested_ += steps;
+    window_.fill(submission, uses_cpus() && !throttled);
   }
 
   // Blocks until every submitted task has run, leaving the values in the tiles
   // (on whichever device computed them): the grid is not filled. A later
   // submit() continues from there; wait() fills the grid.
-  void drain(const ProgressCallback& progress = {}) { wait_for_tasks(progress); }
+  void drain(const ProgressCallback& progress = {}) { window_.wait_until_done(progress_tick(progress)); }
 
   // Copies the tiles back into the grid (one task per band of tiles, each after
   // its tiles' last stage) and blocks until every submitted task has run. The
   // next submit() continues from the grid.
   void wait(const ProgressCallback& progress = {}) {
-    if (in_tiles_) submit_gather();
-    wait_for_tasks(progress);
+    const auto tick = progress_tick(progress);
+    window_.wait_until_submitted(tick);
+    {
+      auto submission = window_.lock_submission();
+      if (in_tiles_) submit_gather();
+    }
+    window_.wait_until_done(tick);
   }
 
-  Index steps_submitted() const { return steps_submitted_; }
+  // Steps handed to submit() so far (in StarPU or still waiting for the window).
+  Index steps_submitted() const { return steps_requested_; }
   const Tiling& tiling() const { return tiling_; }
   const Plan& plan() const { return plan_; }
   // Stages completed by one tile so far (a task callback counts them).
   Index stages_completed(int tile) const { return progress_.at(tile).stages.load(); }
   // For those who need StarPU itself: the handle of a tile's data.
   starpu_data_handle_t tile_handle(int tile) const { return tiles_.tile_handle(tile); }
-  Index tasks_submitted() const { return tasks_submitted_.load(); }
-  Index tasks_completed() const { return tasks_completed_.load(); }
+  Index tasks_submitted() const { return window_.submitted(); }
+  Index tasks_completed() const { return window_.completed(); }
+  // The most tasks the run keeps in StarPU at once (Plan::max_tasks_in_flight).
+  Index window_capacity() const { return window_.capacity(); }
+  Index peak_tasks_in_flight() const { return window_.peak_in_flight(); }
   // Whether stage tasks may run on CUDA workers (the program has CUDA codelets
   // for this stencil, StarPU found a GPU, and the plan's devices allow it).
   bool uses_cuda() const { return stage_codelet_.where & STARPU_CUDA; }
@@ -199,30 +209,45 @@ class StencilRun {
     }
   }
 
+  // Automatic: enough tasks that workers never run dry between two top-ups
+  // of the window (at least four stages), few enough that StarPU's memory
+  // for them stays in the tens of megabytes (about 4 KB a task).
+  static Index window_capacity(const Plan& plan, int tiles) {
+    if (plan.max_tasks_in_flight < 0) {
+      throw Error("max_tasks_in_flight must be >= 0 (0: automatic), got " + std::to_string(plan.max_tasks_in_flight));
+    }
+    if (plan.max_tasks_in_flight > 0) return plan.max_tasks_in_flight;
+    return std::max<Index>(8192, 4 * static_cast<Index>(tiles));
+  }
+
+  // Progress in tasks: those done, and those the whole run will have.
+  std::function<void()> progress_tick(const ProgressCallback& progress) {
+    if (!progress) return {};
+    return [this, progress] {
+      const Index pending_stages = (pending_steps_.load() + plan_.height - 1) / plan_.height;
+      progress(window_.completed(), window_.submitted() + pending_stages * tiling_.count());
+    };
+  }
+
   static void on_stage_done(void* arg) {
     auto* p = static_cast<TileProgress*>(arg);
     p->stages.fetch_add(1);
-    p->run->task_done();
+    p->run->window_.task_done();
   }
   // Copies (publish, scatter, gather) only count towards completion.
-  static void on_copy_done(void* arg) { static_cast<StencilRun*>(arg)->task_done(); }
-
-  // Counts under the lock, so the waiter (which checks under it too) cannot see
-  // the last task done and destroy this object while a callback still uses
-  // it; wakes the waiter only at the end, since a wake-up per task would make
-  // it steal a worker's core every few hundred microseconds.
-  void task_done() {
-    std::lock_guard lock(mutex_);
-    if (tasks_completed_.fetch_add(1) + 1 == tasks_submitted_.load()) done_.notify_all();
-  }
+  static void on_copy_done(void* arg) { static_cast<StencilRun*>(arg)->window_.task_done(); }
 
   void insert(starpu_codelet* codelet, std::vector<starpu_data_descr>& data, const void* args,
               std::size_t args_size, void (*callback)(void*), void* callback_arg, const char* name) {
+    // Counted before it exists, so its callback never finds more tasks done than submitted.
+    window_.task_submitted();
     const int rc = starpu_task_insert(codelet, STARPU_VALUE, args, args_size, STARPU_DATA_MODE_ARRAY,
                                       data.data(), static_cast<int>(data.size()), STARPU_CALLBACK_WITH_ARG_NFREE,
                                       callback, callback_arg, STARPU_NAME, name, 0);
-    if (rc != 0) throw RuntimeError("starpu_task_insert", rc);
-    ++tasks_submitted_;
+    if (rc != 0) {
+      window_.task_not_submitted();
+      throw RuntimeError("starpu_task_insert", rc);
+    }
   }
 
   void submit_band_transfers(starpu_codelet* codelet, starpu_data_access_mode mode, bool release) {
@@ -258,6 +283,16 @@ class StencilRun {
     strips_current_ = true;
   }
 
+  // The window's unit: the next stage of every tile. Every stage publishes,
+  // the last one too: a later submit() continues from the tiles where they
+  // are (on the GPU) without a copy task pulling them back.
+  bool submit_next_stage() {
+    const int steps = static_cast<int>(std::min<Index>(plan_.height, pending_steps_.load()));
+    submit_stage(steps, true);
+    pending_steps_ -= steps;
+    return pending_steps_ > 0;
+  }
+
   void submit_stage(int steps, bool publish) {
     for (int t = 0; t < tiling_.count(); ++t) {
       std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_RW}};
@@ -273,14 +308,6 @@ class StencilRun {
     steps_submitted_ += steps;
   }
 
-  void wait_for_tasks(const ProgressCallback& progress) {
-    std::unique_lock lock(mutex_);
-    while (tasks_completed_.load() < tasks_submitted_.load()) {
-      done_.wait_for(lock, std::chrono::seconds(1));
-      if (progress) progress(tasks_completed_.load(), tasks_submitted_.load());
-    }
-  }
-
   Runtime& runtime_;
   S stencil_;
   Grid<T>& grid_;
@@ -292,14 +319,14 @@ class StencilRun {
   starpu_codelet publish_codelet_{};
   starpu_codelet scatter_codelet_{};
   starpu_codelet gather_codelet_{};
-  Index steps_submitted_ = 0;
-  std::atomic<Index> tasks_submitted_{0};
-  std::atomic<Index> tasks_completed_{0};
+  // The graph's state below changes only under the window's submission lock.
+  Index steps_submitted_ = 0;  // in StarPU
+  Index steps_requested_ = 0;  // handed to submit(); only the caller's thread touches it
+  std::atomic<Index> pending_steps_{0};  // submitted to the run, not yet to StarPU (read by progress)
   int read_version_ = 0;
   bool strips_current_ = false;
   bool in_tiles_ = false;  // the values live in the tiles (scattered, not yet gathered)
-  std::mutex mutex_;
-  std::condition_variable done_;
+  TaskWindow window_;
 };
 
 }  // namespace trapeze

@@ -10,13 +10,23 @@
 
 namespace trapeze {
 
-// The operations StarPU calls; one table per Runtime (its interface id is
-// handed out by StarPU at start-up).
+// The operations StarPU calls; one table per Runtime, with the interface id
+// of the process (tile_interface_id()).
 struct TileInterfaceOps {
   starpu_data_interface_ops ops{};
   starpu_data_copy_methods copy_methods{};
+  int id = 0;  // the same as ops.interfaceid, kept as an int: ids past StarPU's enum are not enum values
   TileInterfaceOps();
 };
+
+// The tile interface's StarPU id, the same for every Runtime of the process.
+// StarPU hands out ids from a counter that outlives starpu_shutdown(), but
+// rebuilds its table of them with 16 entries in each session and grows it by
+// one doubling per registration at most: an id taken per session wrote past
+// that table in the 17th session of a process (heap corruption, then
+// "realloc(): invalid next size"). So the id is taken once, like StarPU's
+// counter: the one process-wide value in Trapeze, and it never changes.
+int tile_interface_id();
 
 // Registers a tile whose host buffer (home, in main RAM) holds `buffer_cells`
 // elements of `element_size` bytes; `home` null lets StarPU allocate it.

@@ -1,0 +1,129 @@
+// Stages enter StarPU through a bounded window: a run keeps at most the
+// window's tasks (plus one stage) in flight, the waiting thread tops the
+// window up, and the result is exactly the sequential reference's.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "reference_check.hpp"
+#include "stencils/jacobi2d.hpp"
+#include "stencils/pathfinder.hpp"
+#include "trapeze/runtime.hpp"
+
+namespace {
+
+using Jacobi = apps::Jacobi2D<float>;
+
+trapeze::Plan plan_with_window(const trapeze::Extent& tile, int height, trapeze::Index window) {
+  trapeze::Plan plan{tile, height};
+  plan.max_tasks_in_flight = window;
+  return plan;
+}
+
+void expect_equal(const trapeze::Grid<float>& got, const trapeze::Grid<float>& want) {
+  const auto& a = got.updated(0);
+  const auto& b = want.updated(0);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_EQ(a[i], b[i]) << "first difference at linear index " << i;
+}
+
+TEST(TaskWindow, SmallWindowMatchesReferenceAcrossSubmitsAndDrains) {
+  trapeze::Runtime runtime({"lws", 2});
+  tests::Case c{{61, 47, 1}, {16, 16, 1}, trapeze::Boundary::clamp()};
+  auto grid = tests::make_grid<Jacobi>(c);
+  tests::randomise(grid, tests::fresh_seed());
+  auto expected = grid;
+  const trapeze::Index window = 20;
+  trapeze::StencilRun run(runtime, Jacobi{}, grid, plan_with_window(c.tile, 2, window));
+  const int tiles = run.tiling().count();
+  ASSERT_EQ(tiles, 12);
+  run.submit(7);
+  run.submit(50);
+  run.drain();
+  run.submit(33);
+  run.wait();
+  EXPECT_EQ(run.steps_submitted(), 90);
+  EXPECT_EQ(run.window_capacity(), window);
+  // A top-up submits whole stages, so it may pass the window by one stage;
+  // the copies in and out (one task per band) come on top.
+  EXPECT_LE(run.peak_tasks_in_flight(), window + 2 * tiles);
+  EXPECT_GT(run.tasks_submitted(), 4 * window);
+  trapeze::reference::advance(Jacobi{}, expected, 90);
+  expect_equal(grid, expected);
+}
+
+TEST(TaskWindow, WithoutAWaiterTheRunHoldsAtTheWindowThenWaitFinishesIt) {
+  trapeze::Runtime runtime({"lws", 2});
+  tests::Case c{{40, 40, 1}, {10, 10, 1}, trapeze::Boundary::periodic()};
+  auto grid = tests::make_grid<Jacobi>(c);
+  tests::randomise(grid, tests::fresh_seed());
+  auto expected = grid;
+  const trapeze::Index window = 32, steps = 400;  // 6400 stage tasks through a window of 32
+  trapeze::StencilRun run(runtime, Jacobi{}, grid, plan_with_window(c.tile, 1, window));
+  const int tiles = run.tiling().count();
+  run.submit(steps);
+  // Nobody waits: what submit() put in StarPU runs, and nothing more.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (run.tasks_completed() < run.tasks_submitted() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(run.tasks_completed(), run.tasks_submitted());
+  EXPECT_LE(run.tasks_submitted(), window + tiles);
+  EXPECT_LT(run.stages_completed(0), steps);
+  run.wait();
+  for (int t = 0; t < tiles; ++t) EXPECT_EQ(run.stages_completed(t), steps);
+  // The window, a stage that tops it up, and one gather task per band of tiles.
+  EXPECT_LE(run.peak_tasks_in_flight(), window + 2 * tiles);
+  trapeze::reference::advance(Jacobi{}, expected, steps);
+  expect_equal(grid, expected);
+}
+
+TEST(TaskWindow, DestroyingARunWithPendingStagesFinishesThem) {
+  trapeze::Runtime runtime({"lws", 2});
+  tests::Case c{{33, 29, 1}, {8, 8, 1}, trapeze::Boundary::constant(0.5)};
+  auto grid = tests::make_grid<Jacobi>(c);
+  tests::randomise(grid, tests::fresh_seed());
+  auto expected = grid;
+  {
+    trapeze::StencilRun run(runtime, Jacobi{}, grid, plan_with_window(c.tile, 3, 25));
+    run.submit(200);
+  }
+  trapeze::reference::advance(Jacobi{}, expected, 200);
+  expect_equal(grid, expected);
+}
+
+TEST(TaskWindow, ConstantPlanesFollowTheWindowedStages) {
+  // PathFinder reads one wall row per step: stages submitted late by the
+  // feeder must still read their own rows.
+  trapeze::Runtime runtime({"lws", 2});
+  tests::Case c{{301, 1, 1}, {37, 1, 1}, trapeze::Boundary::clamp()};
+  c.steps = 120;
+  c.constant_planes = c.steps;
+  auto grid = tests::make_grid<apps::Pathfinder>(c);
+  tests::randomise(grid, tests::fresh_seed());
+  auto expected = grid;
+  {
+    trapeze::StencilRun run(runtime, apps::Pathfinder{}, grid, plan_with_window(c.tile, 4, 9));
+    run.submit(c.steps);
+    run.wait();
+    EXPECT_GT(run.tasks_submitted(), 10 * 9);
+  }
+  trapeze::reference::advance(apps::Pathfinder{}, expected, c.steps);
+  ASSERT_EQ(grid.updated(0), expected.updated(0));
+}
+
+TEST(TaskWindow, RejectsNegativeWindow) {
+  trapeze::Runtime runtime({"lws", 2});
+  tests::Case c{{16, 16, 1}, {8, 8, 1}, trapeze::Boundary::clamp()};
+  auto grid = tests::make_grid<Jacobi>(c);
+  try {
+    trapeze::StencilRun run(runtime, Jacobi{}, grid, plan_with_window(c.tile, 1, -5));
+    FAIL() << "a negative window was accepted";
+  } catch (const trapeze::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("-5"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
