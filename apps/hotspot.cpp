@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   cli.add_option("--seed", seed, "seed of the generated chip (without --temp/--power)")->capture_default_str();
   return apps::app_main("hotspot", cli, argc, argv, [&] {
     if (temp_file.empty() != power_file.empty()) {
-      throw trapeze::Error("--temp and --power go together; got only " + std::string(temp_file.empty() ? "--power" : "--temp"));
+      throw trapeze::InvalidArgument("--temp and --power go together; got only " + std::string(temp_file.empty() ? "--power" : "--temp"));
     }
     // --size is cols x rows (x first), as everywhere in Trapeze.
     trapeze::Grid<float> grid(apps::parse_extent(options.size, 2, "size"), 2, 1, 1, 1,

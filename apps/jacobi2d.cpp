@@ -23,6 +23,6 @@ int main(int argc, char** argv) {
     };
     if (type == "float") return run.template operator()<float>();
     if (type == "double") return run.template operator()<double>();
-    throw trapeze::Error("type must be float or double, got '" + type + "'");
+    throw trapeze::InvalidArgument("type must be float or double, got '" + type + "'");
   });
 }

@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   return apps::app_main("life", cli, argc, argv, [&] {
     const trapeze::Boundary boundary = trapeze::parse_boundary(options.boundary);
     if (boundary.kind == trapeze::BoundaryKind::constant && boundary.value != 0 && boundary.value != 1) {
-      throw trapeze::Error("life's constant boundary must be 0 (dead) or 1 (alive), got " +
+      throw trapeze::InvalidArgument("life's constant boundary must be 0 (dead) or 1 (alive), got " +
                            std::to_string(boundary.value));
     }
     trapeze::Grid<std::uint8_t> grid(apps::parse_extent(options.size, 2, "size"), 2, 1, 0, 1, boundary);

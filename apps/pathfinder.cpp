@@ -14,10 +14,10 @@ int main(int argc, char** argv) {
   cli.add_option("--seed", seed, "seed of the random weights")->capture_default_str();
   return apps::app_main("pathfinder", cli, argc, argv, [&] {
     const trapeze::Extent cols = apps::parse_extent(options.size, 1, "size");
-    if (options.steps < 0) throw trapeze::Error("steps must be >= 0, got " + std::to_string(options.steps));
+    if (options.steps < 0) throw trapeze::InvalidArgument("steps must be >= 0, got " + std::to_string(options.steps));
     const trapeze::Boundary boundary = trapeze::parse_boundary(options.boundary);
     if (boundary.kind != trapeze::BoundaryKind::clamp) {
-      throw trapeze::Error("pathfinder's boundary is clamp (Rodinia's edge rule), got '" + options.boundary + "'");
+      throw trapeze::InvalidArgument("pathfinder's boundary is clamp (Rodinia's edge rule), got '" + options.boundary + "'");
     }
     // Row 0 of the wall is the initial state; row t+1 is read by step t.
     trapeze::Grid<std::int32_t> grid(cols, 1, 1, 1, std::max<trapeze::Index>(1, options.steps), boundary);

@@ -31,9 +31,10 @@ class AppCli : public testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  Result run(const std::string& app, const std::string& arguments) {
+  // `environment`: assignments put before the command, e.g. "STARPU_NCPU=-3".
+  Result run(const std::string& app, const std::string& arguments, const std::string& environment = "") {
     const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string command = std::string(TRAPEZE_APPS_DIR) + "/" + app + " " + arguments + " >" + out.string() +
+    const std::string command = environment + " " + std::string(TRAPEZE_APPS_DIR) + "/" + app + " " + arguments + " >" + out.string() +
                                 " 2>" + err.string() + " </dev/null";
     const int status = std::system(command.c_str());
     Result r;
@@ -184,6 +185,94 @@ TEST_F(AppCli, RejectsMissingInputFile) {
   expect_clean_error(run("hotspot", "--size 4x4 --temp " + missing.string() + " --power " +
                                         (dir_ / "power.txt").string() + " --output " + out.string()),
                      missing.string(), out);
+}
+
+// Issue 13's defects, each found by trying inputs as a new user would; every
+// test here failed before its fix (a crash, an assertion, a wrong exit code,
+// a run that finished before failing, or a value silently accepted).
+TEST_F(AppCli, BadOptionValuesExitWithTheBadCommandLineCode) {
+  for (const std::string command : {"jacobi2d --mode sideways", "jacobi2d --size 0x10", "life --tile 0x16",
+                                    "jacobi2d --devices fpga", "jacobi2d --boundary sticky", "jacobi2d --height x",
+                                    "jacobi2d --type half", "hotspot --size 32 --steps -5"}) {
+    const Result r = run(command.substr(0, command.find(' ')), command.substr(command.find(' ') + 1));
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
+  }
+}
+
+TEST_F(AppCli, RejectsHeightTooLargeForMemoryNamingIt) {
+  const fs::path out = dir_ / "o.txt";
+  const Result r = run("jacobi2d", "--height 99999 --steps 100000 --output " + out.string());
+  expect_clean_error(r, "height 99999", out);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.find("out of memory"), std::string::npos) << r.err;
+}
+
+TEST_F(AppCli, HeightAboveTheStepCountRunsAtTheStepCount) {
+  const Result r = run("jacobi2d", "--size 100 --height 99999 --steps 5 --verify --json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"height\":5,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"verified\":true"), std::string::npos) << r.out;
+}
+
+TEST_F(AppCli, RejectsSizesWhoseCellCountOverflows) {
+  const fs::path out = dir_ / "o.txt";
+  expect_clean_error(run("jacobi2d", "--size 4611686018427387905x4 --steps 1 --output " + out.string()),
+                     "4611686018427387905x4", out);
+  expect_clean_error(run("hotspot", "--size 4294967296 --steps 1 --output " + out.string()),
+                     "4294967296x4294967296", out);
+}
+
+TEST_F(AppCli, RejectsSizesBeyondThisMachinesMemoryNamingThem) {
+  const fs::path out = dir_ / "o.txt";
+  const Result r = run("jacobi2d", "--size 2097152 --steps 1 --output " + out.string());
+  expect_clean_error(r, "2097152x2097152", out);
+  EXPECT_NE(r.err.find("memory"), std::string::npos) << r.err;
+}
+
+TEST_F(AppCli, RejectsNegativeWorkerCountVariable) {
+  const fs::path out = dir_ / "o.txt";
+  const Result r = run("jacobi2d", "--size 32 --steps 1 --output " + out.string(), "STARPU_NCPU=-3");
+  expect_clean_error(r, "STARPU_NCPU", out);
+  EXPECT_NE(r.err.find("-3"), std::string::npos) << r.err;
+}
+
+TEST_F(AppCli, RejectsNonFiniteBoundaryConstant) {
+  const fs::path out = dir_ / "o.txt";
+  for (const std::string value : {"nan", "inf", "-inf"}) {
+    const Result r = run("jacobi2d", "--size 32 --steps 2 --verify --boundary constant:" + value + " --output " +
+                                         out.string());
+    expect_clean_error(r, "'" + value + "'", out);
+  }
+}
+
+TEST_F(AppCli, RejectsNonFiniteValuesInInputFiles) {
+  expect_hotspot_input_error("1\n2\nnan\n4\n", "1\n2\n3\n4\n", "line 3");
+  expect_hotspot_input_error("1\n2\n3\n4\n", "1\ninf\n3\n4\n", "line 2");
+}
+
+TEST_F(AppCli, RejectsADirectoryAsOutputBeforeComputing) {
+  // A hundred million steps would run for hours: only a check made before
+  // the run ends this test in time.
+  const Result r = run("jacobi2d", "--size 256 --steps 100000000 --output " + dir_.string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("directory"), std::string::npos) << r.err;
+}
+
+TEST_F(AppCli, GarbageInAnInputFileIsNotEchoedRaw) {
+  const fs::path out = dir_ / "o.txt";
+  std::string garbage = "1\n2\n";
+  for (int c = 0; c < 256; ++c) garbage.push_back(static_cast<char>(c == '\n' ? 1 : c));
+  garbage += "\n4\n";
+  const fs::path temp = dir_ / "temp.txt", power = dir_ / "power.txt";
+  write(temp, garbage);
+  write(power, "1\n2\n3\n4\n");
+  const Result r = run("hotspot", "--size 2x2 --temp " + temp.string() + " --power " + power.string() +
+                                      " --output " + out.string());
+  expect_clean_error(r, "line 3", out);
+  for (char c : r.err) {
+    const auto byte = static_cast<unsigned char>(c);
+    EXPECT_TRUE(c == '\n' || (byte >= 0x20 && byte < 0x7f)) << "raw byte " << int(byte) << " in: " << r.err;
+  }
 }
 
 TEST_F(AppCli, RejectsMalformedInputFile) {

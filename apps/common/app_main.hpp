@@ -5,6 +5,8 @@
 
 #include <exception>
 
+#include "trapeze/error.hpp"
+
 namespace apps {
 
 inline constexpr int exit_bad_input = 2;
@@ -23,6 +25,9 @@ int app_main(const char* name, CLI::App& cli, int argc, char** argv, Body body) 
       return exit_bad_input;
     }
     return body();
+  } catch (const trapeze::InvalidArgument& e) {
+    fmt::print(stderr, "{}: error: {}\n", name, e.what());
+    return exit_bad_input;
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "{}: error: out of memory (try a smaller --size)\n", name);
   } catch (const std::exception& e) {

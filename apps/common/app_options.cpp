@@ -45,9 +45,9 @@ static trapeze::Index parse_positive(const std::string& piece, const std::string
   trapeze::Index value = 0;
   const auto [end, ec] = std::from_chars(piece.data(), piece.data() + piece.size(), value);
   if (ec != std::errc() || end != piece.data() + piece.size() || piece.empty()) {
-    throw trapeze::Error(what + " must be positive integers like 1001x777, got '" + text + "'");
+    throw trapeze::InvalidArgument(what + " must be positive integers like 1001x777, got '" + text + "'");
   }
-  if (value <= 0) throw trapeze::Error(what + " must be > 0, got '" + text + "'");
+  if (value <= 0) throw trapeze::InvalidArgument(what + " must be > 0, got '" + text + "'");
   return value;
 }
 
@@ -67,7 +67,7 @@ trapeze::Extent parse_extent(const std::string& text, int dims, const std::strin
     return e;
   }
   if (static_cast<int>(pieces.size()) != dims) {
-    throw trapeze::Error(what + " needs " + std::to_string(dims) + " numbers separated by 'x', got '" + text + "'");
+    throw trapeze::InvalidArgument(what + " needs " + std::to_string(dims) + " numbers separated by 'x', got '" + text + "'");
   }
   for (int d = 0; d < dims; ++d) e[d] = parse_positive(pieces[d], text, what);
   return e;
@@ -78,7 +78,7 @@ int parse_height(const std::string& text, const std::string& what) {
   int value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || value < 1) {
-    throw trapeze::Error(what + " must be a positive integer or auto, got '" + text + "'");
+    throw trapeze::InvalidArgument(what + " must be a positive integer or auto, got '" + text + "'");
   }
   return value;
 }
@@ -92,13 +92,13 @@ std::string requested_height(const CommonOptions& o) {
 HeightRange parse_height_range(const std::string& text) {
   const auto colon = text.find(':');
   const std::string error = "--sweep-height must be A:B with 1 <= A <= B <= 64, got '" + text + "'";
-  if (colon == std::string::npos) throw trapeze::Error(error);
+  if (colon == std::string::npos) throw trapeze::InvalidArgument(error);
   int a = 0, b = 0;
   const auto [end_a, ec_a] = std::from_chars(text.data(), text.data() + colon, a);
   const auto [end_b, ec_b] = std::from_chars(text.data() + colon + 1, text.data() + text.size(), b);
   if (ec_a != std::errc() || ec_b != std::errc() || end_a != text.data() + colon ||
       end_b != text.data() + text.size() || a < 1 || b < a || b > 64) {
-    throw trapeze::Error(error);
+    throw trapeze::InvalidArgument(error);
   }
   return {a, b};
 }

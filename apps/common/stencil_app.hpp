@@ -125,7 +125,7 @@ int run_height_sweep(const char* name, const CommonOptions& options, trapeze::Ru
   std::vector<Row> rows;
   const int last = std::min(range.last, trapeze::max_useful_height(shape));
   if (last < range.first) {
-    throw trapeze::Error("--sweep-height " + options.sweep_height + ": no height in range fits this domain (max " +
+    throw trapeze::InvalidArgument("--sweep-height " + options.sweep_height + ": no height in range fits this domain (max " +
                          std::to_string(trapeze::max_useful_height(shape)) + ")");
   }
   // Seven rounds, each running every height once in a fresh random order, and
@@ -206,7 +206,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                     trapeze::Grid<typename S::value_type>& grid, const AppOutputs& outputs) {
   check_writable(options.output);
   check_writable(options.png);
-  if (options.steps < 0) throw trapeze::Error("steps must be >= 0, got " + std::to_string(options.steps));
+  if (options.steps < 0) throw trapeze::InvalidArgument("steps must be >= 0, got " + std::to_string(options.steps));
   trapeze::Runtime runtime;
   // Stage tasks go to the GPUs when the program has CUDA codelets for this
   // stencil, StarPU found GPUs, and --devices allows it (auto or gpu).
@@ -215,6 +215,9 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   const bool gpu_only = cuda_ready && (devices == trapeze::StageDevices::automatic || devices == trapeze::StageDevices::gpu);
   const int gpus = gpu_only ? runtime.cuda_worker_count() : 0;
   trapeze::Plan plan = make_plan(options, S::dims, grid.extent(), runtime.cpu_worker_count(), gpus);
+  // A stage never holds more steps than the run: a larger height would only
+  // widen the ghost zone (--height 99999 --steps 5 runs with h = 5).
+  if (options.steps > 0 && plan.height > options.steps) plan.height = static_cast<int>(options.steps);
   trapeze::ModelShape shape =
       trapeze::model_shape<S>(grid.extent(), plan.tile, grid.boundary().kind, plan.mode, runtime.cpu_worker_count());
   shape.steps = options.steps;
@@ -226,7 +229,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   const trapeze::GpuShape gpu_shape{grid.extent(), S::dims, plan.tile, S::shape.radius, grid.boundary().kind, gpus,
                                     options.steps};
   if (gpu_only && !options.sweep_height.empty()) {
-    throw trapeze::Error("--sweep-height sweeps CPU heights; with GPUs add --devices cpu, or run benchmarks/gpu_stencils");
+    throw trapeze::InvalidArgument("--sweep-height sweeps CPU heights; with GPUs add --devices cpu, or run benchmarks/gpu_stencils");
   }
   if (gpu_only) {
     if (auto_height || auto_kernel_height) {

@@ -1,6 +1,8 @@
 #include "text_io.hpp"
 
 #include <cerrno>
+#include <cmath>
+#include <filesystem>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,7 +30,11 @@ std::vector<double> read_values(const std::string& path, long expected, const st
     const bool rest_blank = end && std::string(end).find_first_not_of(" \t\r") == std::string::npos;
     if (end == line.c_str() + first || !rest_blank || errno == ERANGE) {
       throw trapeze::Error(what + " file '" + path + "' line " + std::to_string(line_number) +
-                           ": expected one number, got '" + line + "'");
+                           ": expected one number, got '" + trapeze::quoted(line) + "'");
+    }
+    if (!std::isfinite(v)) {
+      throw trapeze::Error(what + " file '" + path + "' line " + std::to_string(line_number) +
+                           ": expected a finite number, got '" + trapeze::quoted(line) + "'");
     }
     if (static_cast<long>(values.size()) == expected) {
       throw trapeze::Error(what + " file '" + path + "' has more than the " + std::to_string(expected) +
@@ -67,6 +73,10 @@ void write_atomically(const std::string& path, const std::function<void(std::FIL
 
 void check_writable(const std::string& path) {
   if (path.empty()) return;
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) {
+    throw trapeze::InvalidArgument("cannot write '" + path + "': it is a directory; name a file");
+  }
   const std::string probe = path + ".tmp";
   std::FILE* f = std::fopen(probe.c_str(), "w");
   if (!f) throw trapeze::Error("cannot write '" + path + "': " + std::strerror(errno));

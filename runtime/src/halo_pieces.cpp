@@ -61,7 +61,7 @@ HaloLayout build_halo_layout(const Tiling& tiling, const Extent& ghost, Boundary
   if (periodic) {
     for (int d = 0; d < max_dims; ++d) {
       if (ghost[d] > domain[d]) {
-        throw Error("ghost zone width " + std::to_string(ghost[d]) + " in " + axis_name[d] +
+        throw InvalidArgument("ghost zone width " + std::to_string(ghost[d]) + " in " + axis_name[d] +
                     " exceeds the periodic domain extent " + std::to_string(domain[d]) +
                     "; use a smaller height or a larger domain");
       }

@@ -2,7 +2,9 @@
 
 #include <starpu.h>
 
+#include <charconv>
 #include <cstdlib>
+#include <string_view>
 #include <string>
 
 #include "trapeze/error.hpp"
@@ -21,12 +23,27 @@ void check_scheduler_name(const std::string& name, const char* origin) {
     if (name == (*p)->policy_name) return;
     known += std::string(known.empty() ? "" : ", ") + (*p)->policy_name;
   }
-  throw Error(std::string("unknown scheduler '") + name + "' (" + origin + "); known: " + known);
+  throw InvalidArgument(std::string("unknown scheduler '") + quoted(name) + "' (" + origin + "); known: " + known);
+}
+
+// StarPU asserts (and aborts) on a negative or malformed worker count.
+void check_worker_count_variables() {
+  for (const char* name : {"STARPU_NCPU", "STARPU_NCPUS", "STARPU_NCUDA", "STARPU_NOPENCL"}) {
+    const char* value = std::getenv(name);
+    if (!value || !*value) continue;
+    const std::string_view text(value);
+    int count = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), count);
+    if (ec != std::errc() || end != text.data() + text.size() || count < 0) {
+      throw InvalidArgument(std::string(name) + " must be a whole number >= 0, got '" + quoted(text) + "'");
+    }
+  }
 }
 
 }  // namespace
 
 Runtime::Runtime(const RuntimeOptions& options) {
+  check_worker_count_variables();
   check_scheduler_name(options.scheduler, "scheduler option");
   if (const char* env = std::getenv("STARPU_SCHED"); env && options.scheduler.empty()) {
     check_scheduler_name(env, "STARPU_SCHED");

@@ -1,5 +1,6 @@
 #include "trapeze/tiling.hpp"
 
+#include <limits>
 #include <string>
 
 #include "trapeze/error.hpp"
@@ -13,11 +14,17 @@ Tiling::Tiling(const Extent& domain, int dims, const Extent& tile)
     : domain_(checked_domain(domain, dims)), dims_(dims) {
   for (int d = 0; d < max_dims; ++d) {
     if (d < dims && tile[d] <= 0) {
-      throw Error("tile size in " + std::string(axis_name[d]) + " must be > 0, got " +
+      throw InvalidArgument("tile size in " + std::string(axis_name[d]) + " must be > 0, got " +
                   std::to_string(tile[d]));
     }
     tile_[d] = d < dims ? std::min(tile[d], domain_[d]) : 1;
     counts_[d] = (domain_[d] + tile_[d] - 1) / tile_[d];
+  }
+  // Tiles are numbered with an int (StarPU's task and handle counts are too).
+  if (counts_[0] * counts_[1] * counts_[2] > std::numeric_limits<int>::max()) {
+    throw InvalidArgument("tile size " + to_string(tile, dims) + " cuts domain " + to_string(domain_, dims) + " into " +
+                          std::to_string(counts_[0] * counts_[1] * counts_[2]) +
+                          " tiles, more than 2^31 - 1; use larger tiles");
   }
 }
 

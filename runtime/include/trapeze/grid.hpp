@@ -14,6 +14,7 @@
 #include "trapeze/boundary.hpp"
 #include "trapeze/error.hpp"
 #include "trapeze/geometry.hpp"
+#include "trapeze/memory_limits.hpp"
 
 namespace trapeze {
 
@@ -32,6 +33,11 @@ class Grid {
     if (updated_fields < 1) throw Error("updated field count must be >= 1, got " + std::to_string(updated_fields));
     if (constant_fields < 0) throw Error("constant field count must be >= 0, got " + std::to_string(constant_fields));
     if (constant_planes < 1) throw Error("constant planes must be >= 1, got " + std::to_string(constant_planes));
+    // In doubles: the product may pass 2^64 where the domain's cells did not.
+    const double bytes = static_cast<double>(cell_count(extent_)) * sizeof(T) *
+                         (updated_fields + static_cast<double>(constant_fields) * static_cast<double>(constant_planes));
+    check_fits_in_memory(bytes, "a " + to_string(extent_, dims) + " grid's fields",
+                         "choose a smaller size" + std::string(constant_planes > 1 ? " or fewer steps" : ""));
     for (int f = 0; f < updated_fields; ++f) updated_.emplace_back(static_cast<std::size_t>(cell_count(extent_)));
     for (int c = 0; c < constant_fields; ++c) {
       constant_.emplace_back(static_cast<std::size_t>(cell_count(extent_) * constant_planes));

@@ -53,6 +53,10 @@ void pad(const T* cells, const Extent& n, const Extent& r, const Boundary& bound
 template <Stencil S>
 void advance(const S& stencil, Grid<typename S::value_type>& grid, Index steps) {
   using T = typename S::value_type;
+  if (grid.constant_planes() > 1 && steps > grid.constant_planes()) {
+    throw InvalidArgument("the grid's read-only fields have " + std::to_string(grid.constant_planes()) +
+                          " planes (one per step), too few for " + std::to_string(steps) + " steps");
+  }
   const Extent n = grid.extent();
   const Extent r = S::shape.radius;
   const Extent p{n[0] + 2 * r[0], n[1] + 2 * r[1], n[2] + 2 * r[2]};

@@ -76,8 +76,15 @@ class StencilRun {
   // returns once the first window of them is in StarPU; wait() and drain()
   // submit the rest as tasks complete (trapeze/task_window.hpp).
   void submit(Index steps) {
-    if (steps < 0) throw Error("steps must be >= 0, got " + std::to_string(steps));
+    if (steps < 0) throw InvalidArgument("steps must be >= 0, got " + std::to_string(steps));
     if (steps == 0) return;
+    // Time-varying read-only fields hold one plane per step: a step past the
+    // last plane would read past the buffer.
+    if (grid_.constant_planes() > 1 && steps > grid_.constant_planes() - steps_requested_) {
+      throw InvalidArgument("the grid's read-only fields have " + std::to_string(grid_.constant_planes()) +
+                            " planes (one per step), too few for " + std::to_string(steps_requested_ + steps) +
+                            " steps");
+    }
     auto submission = window_.lock_submission();
     // CPU workers wait while the first window is built: on a machine with one
     // core per worker, submission would otherwise compete with them for a
@@ -139,7 +146,7 @@ class StencilRun {
   };
 
   static Plan checked(const Plan& plan, const Grid<T>& grid) {
-    if (plan.height < 1) throw Error("height must be >= 1, got " + std::to_string(plan.height));
+    if (plan.height < 1) throw InvalidArgument("height must be >= 1, got " + std::to_string(plan.height));
     if (grid.dims() != S::dims) {
       throw Error("grid has " + std::to_string(grid.dims()) + " dimensions but the stencil has " +
                   std::to_string(S::dims));
@@ -214,7 +221,8 @@ class StencilRun {
   // for them stays in the tens of megabytes (about 4 KB a task).
   static Index window_capacity(const Plan& plan, int tiles) {
     if (plan.max_tasks_in_flight < 0) {
-      throw Error("max_tasks_in_flight must be >= 0 (0: automatic), got " + std::to_string(plan.max_tasks_in_flight));
+      throw InvalidArgument("max_tasks_in_flight must be >= 0 (0: automatic), got " +
+                            std::to_string(plan.max_tasks_in_flight));
     }
     if (plan.max_tasks_in_flight > 0) return plan.max_tasks_in_flight;
     return std::max<Index>(8192, 4 * static_cast<Index>(tiles));

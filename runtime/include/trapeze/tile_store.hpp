@@ -17,6 +17,7 @@
 #include "trapeze/grid.hpp"
 #include "trapeze/halo_pieces.hpp"
 #include "trapeze/host_buffer.hpp"
+#include "trapeze/memory_limits.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/stencil_shape.hpp"
 #include "trapeze/tile_interface.hpp"
@@ -80,6 +81,16 @@ class TileStore {
       bands_[band].lo = tiling.box(t).lo[dims - 1];
       bands_[band].hi = tiling.box(t).hi[dims - 1];
     }
+    double bytes = 0;
+    for (const TileLayout& p : layouts_) {
+      bytes += static_cast<double>(p.buffer_cells()) * sizeof(T) +
+               static_cast<double>(constant_fields) * static_cast<double>(p.constant_planes) *
+                   static_cast<double>(p.padded_cells()) * sizeof(T);
+    }
+    check_fits_in_memory(bytes,
+                         std::to_string(tiling.count()) + " tiles of " + to_string(tiling.tile_extent(), dims) +
+                             " with the ghost zone of height " + std::to_string(height),
+                         "choose a smaller height (or tile)");
     // Tiles' host buffers are filled by scatter tasks (the first touch of their
     // pages happens there, in parallel), constants likewise.
     for (const TileLayout& p : layouts_) {
