@@ -97,6 +97,9 @@ TEST_F(AppCli, EveryAppVerifiesAtOddSizes) {
 // count (10^5 steps of this run took 6.9 GB); through the task window it is
 // flat, and the result is still the reference's bit for bit.
 TEST_F(AppCli, PeakMemoryDoesNotGrowWithTheStepCount) {
+#ifdef TRAPEZE_SANITIZED
+  GTEST_SKIP() << "a sanitizer's own memory (quarantine, shadow) grows with the allocations made";
+#endif
   auto peak_of = [&](const std::string& steps) {
     const Result r = run("jacobi2d", "--size 64 --tile 16x16 --height 1 --verify --json --steps " + steps);
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -164,7 +167,9 @@ TEST_F(AppCli, RejectsUnknownDevices) {
 // Without a GPU (CI), asking for one is a clear error, not a silent CPU run.
 TEST_F(AppCli, GpuDevicesWithoutACudaWorkerIsAnError) {
   const fs::path out = dir_ / "o.txt";
-  expect_clean_error(run("jacobi2d", "--size 32 --devices gpu --output " + out.string()), "no CUDA worker", out);
+  // "no CUDA worker" where the program has CUDA codelets, "no CUDA codelets"
+  // in a build without nvcc: both name the option.
+  expect_clean_error(run("jacobi2d", "--size 32 --devices gpu --output " + out.string()), "devices gpu", out);
 }
 
 TEST_F(AppCli, RejectsPeriodicGhostWiderThanDomain) {
