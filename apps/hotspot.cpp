@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
       throw trapeze::InvalidArgument("--temp and --power go together; got only " + std::string(temp_file.empty() ? "--power" : "--temp"));
     }
     // --size is cols x rows (x first), as everywhere in Trapeze.
-    trapeze::Grid<float> grid(apps::parse_extent(options.size, 2, "size"), 2, 1, 1, 1,
+    trapeze::Grid<float> grid(apps::domain_size(options, 2, "temperature"), 2, 1, 1, 1,
                               trapeze::parse_boundary(options.boundary));
     const auto e = grid.extent();
     if (temp_file.empty()) {
@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
     if (!save_power.empty()) save_input(save_power, grid.constant(0));
     return apps::run_stencil_app("hotspot", options, apps::Hotspot::for_grid(e[1], e[0]), grid,
                                  {[&](const std::string& path) { apps::write_indexed(path, grid.updated()); },
-                                  [&] { return apps::as_doubles(grid.updated()); }, e[0], e[1]});
+                                  [&] { return apps::as_doubles(grid.updated()); }, e[0], e[1], {"temperature"},
+                                  {"power"}});
   });
 }

@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
   cli.add_option("--seed", seed, "seed of the random initial field")->capture_default_str();
   return apps::app_main("jacobi3d", cli, argc, argv, [&] {
     auto run = [&]<typename T>() {
-      trapeze::Grid<T> grid(apps::parse_extent(options.size, 3, "size"), 3, 1, 0, 1,
+      trapeze::Grid<T> grid(apps::domain_size(options, 3, "u"), 3, 1, 0, 1,
                             trapeze::parse_boundary(options.boundary));
       apps::fill_random(grid.updated(), seed, 0.0, 1.0);
       const auto e = grid.extent();

@@ -19,13 +19,13 @@ int main(int argc, char** argv) {
       throw trapeze::InvalidArgument("life's constant boundary must be 0 (dead) or 1 (alive), got " +
                            std::to_string(boundary.value));
     }
-    trapeze::Grid<std::uint8_t> grid(apps::parse_extent(options.size, 2, "size"), 2, 1, 0, 1, boundary);
+    trapeze::Grid<std::uint8_t> grid(apps::domain_size(options, 2, "cells"), 2, 1, 0, 1, boundary);
     std::mt19937_64 engine(seed);
     std::bernoulli_distribution alive(density);
     for (auto& cell : grid.updated()) cell = alive(engine);
     const auto e = grid.extent();
     return apps::run_stencil_app("life", options, apps::Life{}, grid,
                                  {[&](const std::string& path) { apps::write_indexed(path, grid.updated()); },
-                                  [&] { return apps::as_doubles(grid.updated()); }, e[0], e[1]});
+                                  [&] { return apps::as_doubles(grid.updated()); }, e[0], e[1], {"cells"}});
   });
 }

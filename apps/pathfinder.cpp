@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   cli.add_option("--seed", seed, "seed of the random weights")->capture_default_str();
   return apps::app_main("pathfinder", cli, argc, argv, [&] {
-    const trapeze::Extent cols = apps::parse_extent(options.size, 1, "size");
+    const trapeze::Extent cols = apps::domain_size(options, 1, "cost");
     if (options.steps < 0) throw trapeze::InvalidArgument("steps must be >= 0, got " + std::to_string(options.steps));
     const trapeze::Boundary boundary = trapeze::parse_boundary(options.boundary);
     if (boundary.kind != trapeze::BoundaryKind::clamp) {
@@ -27,6 +27,6 @@ int main(int argc, char** argv) {
     std::copy(wall.begin() + cols[0], wall.end(), grid.constant(0).begin());
     return apps::run_stencil_app("pathfinder", options, apps::Pathfinder{}, grid,
                                  {[&](const std::string& path) { apps::write_indexed(path, grid.updated()); },
-                                  [&] { return apps::as_doubles(grid.updated()); }, cols[0], 1});
+                                  [&] { return apps::as_doubles(grid.updated()); }, cols[0], 1, {"cost"}, {"wall"}});
   });
 }

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "hdf5_fields.hpp"
 #include "trapeze/error.hpp"
 #include "trapeze/tile_size.hpp"
 
@@ -13,7 +14,10 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
   o.tile = defaults.tile;
   o.boundary = defaults.boundary;
   o.steps = defaults.steps;
-  cli.add_option("-n,--size", o.size, "domain size, e.g. 1001x777 or 512 for every dimension")->capture_default_str();
+  cli.add_option("-n,--size", o.size, "domain size, e.g. 1001x777 or 512 for every dimension")
+      ->capture_default_str()
+      ->each([&o](const std::string&) { o.size_given = true; });
+  cli.add_option("-i,--input", o.input, "read the initial fields from this HDF5 file (it sets the size)");
   cli.add_option("-s,--steps", o.steps, "time steps")->capture_default_str();
   cli.add_option("-t,--tile", o.tile, "tile size, e.g. 256x256, or auto (whole rows, 4 tiles per worker)")
       ->capture_default_str();
@@ -34,7 +38,8 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
       ->check(CLI::NonNegativeNumber);
   cli.add_option("-b,--boundary", o.boundary, "boundary: clamp, periodic, constant or constant:V")
       ->capture_default_str();
-  cli.add_option("-o,--output", o.output, "write the final field to this file");
+  cli.add_option("-o,--output", o.output,
+                 "write the final fields to this file: HDF5 when it ends in .h5 or .hdf5, else the app's text format");
   cli.add_option("--png", o.png, "write a picture of the final field");
   cli.add_flag("--verify", o.verify, "compare with the sequential reference; fail on any difference");
   cli.add_flag("--json", o.json, "print one final JSON line instead of the summary");
@@ -107,6 +112,16 @@ trapeze::StageDevices requested_devices(const CommonOptions& o) {
   if (!o.devices.empty()) return trapeze::parse_stage_devices(o.devices);
   if (const char* env = std::getenv("TRAPEZE_DEVICES"); env && *env) return trapeze::parse_stage_devices(env);
   return trapeze::StageDevices::automatic;
+}
+
+trapeze::Extent domain_size(const CommonOptions& o, int dims, const std::string& first_field) {
+  if (o.input.empty()) return parse_extent(o.size, dims, "size");
+  const trapeze::Extent from_file = read_field_extent_hdf5(o.input, first_field, dims);
+  if (o.size_given && parse_extent(o.size, dims, "size") != from_file) {
+    throw trapeze::InvalidArgument("--size " + o.size + " differs from --input's " +
+                                   trapeze::to_string(from_file, dims) + " (leave --size out with --input)");
+  }
+  return from_file;
 }
 
 trapeze::Plan make_plan(const CommonOptions& o, int dims, const trapeze::Extent& domain, int workers, int gpus) {

@@ -22,6 +22,8 @@ struct CommonOptions {
   trapeze::Index window = 0;  // most tasks in StarPU at once; 0: automatic
   std::string boundary;
   std::string output;
+  std::string input;        // HDF5 file of initial fields; its extent is the size
+  bool size_given = false;  // --size was on the command line
   std::string png;
   bool verify = false;
   bool json = false;
@@ -40,6 +42,10 @@ void add_common_options(CLI::App& cli, CommonOptions& options, const AppDefaults
 // "1001x777" (one number per dimension) or "512" (the same for every
 // dimension); throws trapeze::Error naming `what` and the text otherwise.
 trapeze::Extent parse_extent(const std::string& text, int dims, const std::string& what);
+
+// The domain: from --input's field `first_field` when an input file is given
+// (a --size that disagrees is an error), else from --size.
+trapeze::Extent domain_size(const CommonOptions& options, int dims, const std::string& first_field);
 
 // The trapezoid height option: a positive integer, or 0 for "auto".
 int parse_height(const std::string& text, const std::string& what = "height");

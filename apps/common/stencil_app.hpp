@@ -17,6 +17,7 @@
 
 #include "app_main.hpp"
 #include "app_options.hpp"
+#include "hdf5_fields.hpp"
 #include "peak_memory.hpp"
 #include "png_image.hpp"
 #include "text_io.hpp"
@@ -35,6 +36,9 @@ struct AppOutputs {
   std::function<std::vector<double>()> picture;
   long picture_width = 0;
   long picture_height = 0;
+  // Dataset names of the fields in HDF5 files (--input, --output FILE.h5).
+  std::vector<std::string> updated_names{"u"};
+  std::vector<std::string> constant_names{};
 };
 
 // First differing cell between two grids, or nothing when they match bit for bit.
@@ -206,6 +210,17 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                     trapeze::Grid<typename S::value_type>& grid, const AppOutputs& outputs) {
   check_writable(options.output);
   check_writable(options.png);
+  // The step the initial fields hold (an --input file's "step" attribute).
+  trapeze::Index first_step = 0;
+  if (!options.input.empty()) {
+    const FieldFileAttributes file = read_fields_hdf5(options.input, grid.extent(), S::dims,
+                                                      field_targets(grid, outputs.updated_names, outputs.constant_names));
+    if (!file.stencil.empty() && file.stencil != name) {
+      throw trapeze::Error("--input '" + trapeze::quoted(options.input) + "' holds " + trapeze::quoted(file.stencil) +
+                           " fields, not " + name + "'s");
+    }
+    first_step = file.step;
+  }
   if (options.steps < 0) throw trapeze::InvalidArgument("steps must be >= 0, got " + std::to_string(options.steps));
   trapeze::Runtime runtime;
   // Stage tasks go to the GPUs when the program has CUDA codelets for this
@@ -263,7 +278,13 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
     trapeze::reference::advance(stencil, *expected, options.steps);
     mismatch = first_difference(grid, *expected);
   }
-  if (!options.output.empty()) outputs.write_output(options.output);
+  if (is_hdf5_path(options.output)) {
+    write_fields_hdf5(options.output, grid.extent(), S::dims,
+                      field_views(grid, outputs.updated_names, outputs.constant_names),
+                      {first_step + options.steps, name, trapeze::to_string(grid.boundary())});
+  } else if (!options.output.empty()) {
+    outputs.write_output(options.output);
+  }
   if (!options.png.empty()) write_field_png(options.png, outputs.picture(), outputs.picture_width, outputs.picture_height);
 
   const double steps = static_cast<double>(std::max<trapeze::Index>(1, options.steps));
