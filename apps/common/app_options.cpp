@@ -18,6 +18,11 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
       ->capture_default_str()
       ->each([&o](const std::string&) { o.size_given = true; });
   cli.add_option("-i,--input", o.input, "read the initial fields from this HDF5 file (it sets the size)");
+  cli.add_option("--checkpoint", o.checkpoint, "write the state to this HDF5 file every --checkpoint-every steps");
+  cli.add_option("--checkpoint-every", o.checkpoint_every, "steps between checkpoints (with --checkpoint)")
+      ->check(CLI::PositiveNumber);
+  cli.add_option("--restart", o.restart,
+                 "resume from this checkpoint: the run ends at --steps as if it had never stopped");
   cli.add_option("-s,--steps", o.steps, "time steps")->capture_default_str();
   cli.add_option("-t,--tile", o.tile, "tile size, e.g. 256x256, or auto (whole rows, 4 tiles per worker)")
       ->capture_default_str();
@@ -115,11 +120,14 @@ trapeze::StageDevices requested_devices(const CommonOptions& o) {
 }
 
 trapeze::Extent domain_size(const CommonOptions& o, int dims, const std::string& first_field) {
-  if (o.input.empty()) return parse_extent(o.size, dims, "size");
-  const trapeze::Extent from_file = read_field_extent_hdf5(o.input, first_field, dims);
+  if (!o.input.empty() && !o.restart.empty()) throw trapeze::InvalidArgument("--input and --restart exclude each other");
+  const std::string& file = o.restart.empty() ? o.input : o.restart;
+  const char* option = o.restart.empty() ? "--input" : "--restart";
+  if (file.empty()) return parse_extent(o.size, dims, "size");
+  const trapeze::Extent from_file = read_field_extent_hdf5(file, first_field, dims);
   if (o.size_given && parse_extent(o.size, dims, "size") != from_file) {
-    throw trapeze::InvalidArgument("--size " + o.size + " differs from --input's " +
-                                   trapeze::to_string(from_file, dims) + " (leave --size out with --input)");
+    throw trapeze::InvalidArgument("--size " + o.size + " differs from " + option + "'s " +
+                                   trapeze::to_string(from_file, dims) + " (leave --size out with " + option + ")");
   }
   return from_file;
 }

@@ -23,6 +23,9 @@ struct CommonOptions {
   std::string boundary;
   std::string output;
   std::string input;        // HDF5 file of initial fields; its extent is the size
+  std::string checkpoint;   // HDF5 file the run's state goes to every checkpoint_every steps
+  trapeze::Index checkpoint_every = 0;
+  std::string restart;      // a checkpoint to resume from (its extent is the size)
   bool size_given = false;  // --size was on the command line
   std::string png;
   bool verify = false;

@@ -65,10 +65,13 @@ std::optional<std::string> first_difference(const trapeze::Grid<T>& got, const t
 }
 
 // One timed run from `grid`'s current state: submit every step, wait once.
+// `prepare` sees the run before its first submit (checkpoints).
 template <trapeze::Stencil S>
 double timed_run(trapeze::Runtime& runtime, const S& stencil, trapeze::Grid<typename S::value_type>& grid,
-                 const trapeze::Plan& plan, trapeze::Index steps, const trapeze::ProgressCallback& progress = {}) {
+                 const trapeze::Plan& plan, trapeze::Index steps, const trapeze::ProgressCallback& progress = {},
+                 const std::function<void(trapeze::StencilRun<S>&)>& prepare = {}) {
   trapeze::StencilRun<S> run(runtime, stencil, grid, plan);
+  if (prepare) prepare(run);
   const auto start = std::chrono::steady_clock::now();
   run.submit(steps);
   run.wait(progress);
@@ -210,17 +213,42 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                     trapeze::Grid<typename S::value_type>& grid, const AppOutputs& outputs) {
   check_writable(options.output);
   check_writable(options.png);
-  // The step the initial fields hold (an --input file's "step" attribute).
+  check_writable(options.checkpoint);
+  if (options.checkpoint.empty() != (options.checkpoint_every == 0)) {
+    throw trapeze::InvalidArgument("--checkpoint and --checkpoint-every go together");
+  }
+  if (!options.checkpoint.empty() && !is_hdf5_path(options.checkpoint)) {
+    throw trapeze::InvalidArgument("--checkpoint must name an HDF5 file (.h5), got '" + options.checkpoint + "'");
+  }
+  // The step the initial fields hold (the "step" attribute of --input's or
+  // --restart's file). A restart resumes the run that wrote the checkpoint:
+  // it ends at --steps, and read-only planes count from its step; --input
+  // starts a new run of --steps steps from the file's fields.
+  const bool restarting = !options.restart.empty();
   trapeze::Index first_step = 0;
-  if (!options.input.empty()) {
-    const FieldFileAttributes file = read_fields_hdf5(options.input, grid.extent(), S::dims,
+  if (const std::string& file_name = restarting ? options.restart : options.input; !file_name.empty()) {
+    const char* option = restarting ? "--restart" : "--input";
+    const FieldFileAttributes file = read_fields_hdf5(file_name, grid.extent(), S::dims,
                                                       field_targets(grid, outputs.updated_names, outputs.constant_names));
     if (!file.stencil.empty() && file.stencil != name) {
-      throw trapeze::Error("--input '" + trapeze::quoted(options.input) + "' holds " + trapeze::quoted(file.stencil) +
-                           " fields, not " + name + "'s");
+      throw trapeze::Error(std::string(option) + " '" + trapeze::quoted(file_name) + "' holds " +
+                           trapeze::quoted(file.stencil) + " fields, not " + name + "'s");
+    }
+    if (restarting && file.stencil.empty()) {
+      throw trapeze::Error("--restart '" + trapeze::quoted(file_name) + "' is not a Trapeze checkpoint (no stencil attribute)");
+    }
+    if (restarting && file.boundary != trapeze::to_string(grid.boundary())) {
+      throw trapeze::InvalidArgument("--restart '" + trapeze::quoted(file_name) + "' was written with --boundary " +
+                                     trapeze::quoted(file.boundary) + ", not " + trapeze::to_string(grid.boundary()));
+    }
+    if (restarting && (file.step < 0 || file.step > options.steps)) {
+      throw trapeze::InvalidArgument("--restart '" + trapeze::quoted(file_name) + "' holds step " +
+                                     std::to_string(file.step) + ", beyond --steps " + std::to_string(options.steps));
     }
     first_step = file.step;
   }
+  // Steps this process runs.
+  const trapeze::Index run_steps = restarting ? options.steps - first_step : options.steps;
   if (options.steps < 0) throw trapeze::InvalidArgument("steps must be >= 0, got " + std::to_string(options.steps));
   trapeze::Runtime runtime;
   // Stage tasks go to the GPUs when the program has CUDA codelets for this
@@ -230,19 +258,20 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   const bool gpu_only = cuda_ready && (devices == trapeze::StageDevices::automatic || devices == trapeze::StageDevices::gpu);
   const int gpus = gpu_only ? runtime.cuda_worker_count() : 0;
   trapeze::Plan plan = make_plan(options, S::dims, grid.extent(), runtime.cpu_worker_count(), gpus);
+  plan.first_step = restarting ? first_step : 0;
   // A stage never holds more steps than the run: a larger height would only
   // widen the ghost zone (--height 99999 --steps 5 runs with h = 5).
-  if (options.steps > 0 && plan.height > options.steps) plan.height = static_cast<int>(options.steps);
+  if (run_steps > 0 && plan.height > run_steps) plan.height = static_cast<int>(run_steps);
   trapeze::ModelShape shape =
       trapeze::model_shape<S>(grid.extent(), plan.tile, grid.boundary().kind, plan.mode, runtime.cpu_worker_count());
-  shape.steps = options.steps;
+  shape.steps = run_steps;
   // The model's view of this run, whether or not it picks the height.
   const bool auto_height = plan.height == 0;
   const bool auto_kernel_height = plan.kernel_height == 0;
   std::optional<trapeze::HeightDecision> decision;
   std::optional<trapeze::GpuHeightDecision> gpu_decision;
   const trapeze::GpuShape gpu_shape{grid.extent(), S::dims, plan.tile, S::shape.radius, grid.boundary().kind, gpus,
-                                    options.steps};
+                                    run_steps};
   if (gpu_only && !options.sweep_height.empty()) {
     throw trapeze::InvalidArgument("--sweep-height sweeps CPU heights; with GPUs add --devices cpu, or run benchmarks/gpu_stencils");
   }
@@ -266,35 +295,48 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   std::optional<trapeze::Grid<typename S::value_type>> expected;
   if (options.verify) expected = grid;
   const bool show_progress = options.progress || (!options.json && isatty(STDERR_FILENO));
-  const double seconds = timed_run(runtime, stencil, grid, plan, options.steps, [&](trapeze::Index done, trapeze::Index total) {
-    if (show_progress) {
-      fmt::print(stderr, "\r{}: {:5.1f}% of {} tasks", name, 100.0 * static_cast<double>(done) / static_cast<double>(total), total);
-    }
-  });
+  const std::string boundary_name = trapeze::to_string(grid.boundary());
+  const auto add_checkpoints = [&](trapeze::StencilRun<S>& run) {
+    if (options.checkpoint.empty()) return;
+    run.checkpoint_every(options.checkpoint_every, [&](trapeze::Index step, const trapeze::Grid<typename S::value_type>& snapshot) {
+      write_fields_hdf5(options.checkpoint, snapshot.extent(), S::dims,
+                        field_views(snapshot, outputs.updated_names, outputs.constant_names), {step, name, boundary_name});
+    });
+  };
+  const double seconds = timed_run(
+      runtime, stencil, grid, plan, run_steps,
+      [&](trapeze::Index done, trapeze::Index total) {
+        if (show_progress) {
+          fmt::print(stderr, "\r{}: {:5.1f}% of {} tasks", name, 100.0 * static_cast<double>(done) / static_cast<double>(total),
+                     total);
+        }
+      },
+      std::function<void(trapeze::StencilRun<S>&)>(add_checkpoints));
   if (show_progress && seconds >= 1.0) fmt::print(stderr, "\n");
 
   std::optional<std::string> mismatch;
   if (expected) {
-    trapeze::reference::advance(stencil, *expected, options.steps);
+    trapeze::reference::advance(stencil, *expected, run_steps, plan.first_step);
     mismatch = first_difference(grid, *expected);
   }
   if (is_hdf5_path(options.output)) {
     write_fields_hdf5(options.output, grid.extent(), S::dims,
                       field_views(grid, outputs.updated_names, outputs.constant_names),
-                      {first_step + options.steps, name, trapeze::to_string(grid.boundary())});
+                      {first_step + run_steps, name, boundary_name});
   } else if (!options.output.empty()) {
     outputs.write_output(options.output);
   }
   if (!options.png.empty()) write_field_png(options.png, outputs.picture(), outputs.picture_width, outputs.picture_height);
 
-  const double steps = static_cast<double>(std::max<trapeze::Index>(1, options.steps));
-  const double gcups = static_cast<double>(grid.cells()) * static_cast<double>(options.steps) / seconds / 1e9;
+  const double steps = static_cast<double>(std::max<trapeze::Index>(1, run_steps));
+  const double gcups = static_cast<double>(grid.cells()) * static_cast<double>(run_steps) / seconds / 1e9;
   const std::string size = trapeze::to_string(grid.extent(), S::dims);
   const std::string tile = trapeze::to_string(plan.tile, S::dims);
   if (options.json) {
     nlohmann::json report = {{"app", name},
                              {"size", size},
                              {"steps", options.steps},
+                             {"first_step", first_step},
                              {"tile", tile},
                              {"tiles", trapeze::Tiling(grid.extent(), S::dims, plan.tile).count()},
                              {"height", plan.height},

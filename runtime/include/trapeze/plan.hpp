@@ -36,6 +36,9 @@ struct Plan {
   // Most tasks a run keeps in StarPU at once (trapeze/task_window.hpp); 0:
   // automatic, at least four stages and 8192 tasks.
   Index max_tasks_in_flight = 0;
+  // The step the grid holds when the run starts (a restart from a checkpoint):
+  // time-varying read-only fields and Neighbourhood::step count from it.
+  Index first_step = 0;
 };
 
 }  // namespace trapeze

@@ -50,12 +50,14 @@ void pad(const T* cells, const Extent& n, const Extent& r, const Boundary& bound
 
 }  // namespace detail
 
+// Advances `grid` from step `first_step` (which time-varying read-only
+// fields and Neighbourhood::step count from) by `steps` steps.
 template <Stencil S>
-void advance(const S& stencil, Grid<typename S::value_type>& grid, Index steps) {
+void advance(const S& stencil, Grid<typename S::value_type>& grid, Index steps, Index first_step = 0) {
   using T = typename S::value_type;
-  if (grid.constant_planes() > 1 && steps > grid.constant_planes()) {
+  if (grid.constant_planes() > 1 && first_step + steps > grid.constant_planes()) {
     throw InvalidArgument("the grid's read-only fields have " + std::to_string(grid.constant_planes()) +
-                          " planes (one per step), too few for " + std::to_string(steps) + " steps");
+                          " planes (one per step), too few for " + std::to_string(first_step + steps) + " steps");
   }
   const Extent n = grid.extent();
   const Extent r = S::shape.radius;
@@ -71,7 +73,7 @@ void advance(const S& stencil, Grid<typename S::value_type>& grid, Index steps) 
                   constants.data() + (c * planes + plane) * padded_cells);
     }
   }
-  for (Index step = 0; step < steps; ++step) {
+  for (Index step = first_step; step < first_step + steps; ++step) {
     for (int f = 0; f < fields; ++f) {
       detail::pad(grid.updated(f).data(), n, r, grid.boundary(), in.data() + f * padded_cells);
     }

@@ -29,6 +29,7 @@
 #include "codelets/cpu/stage_cpu.hpp"
 #include "codelets/stage_args.hpp"
 #include "trapeze/cuda_stencils.hpp"
+#include "trapeze/data_handle.hpp"
 #include "trapeze/error.hpp"
 #include "trapeze/grid.hpp"
 #include "trapeze/grid_transfer.hpp"
@@ -56,6 +57,8 @@ class StencilRun {
         progress_(tiling_.count()),
         window_(window_capacity(plan, tiling_.count()), [this] { return submit_next_stage(); },
                 [this] { return pending_steps_ > 0; }) {
+    if (plan.first_step < 0) throw InvalidArgument("first step must be >= 0, got " + std::to_string(plan.first_step));
+    steps_submitted_ = plan.first_step;
     init_codelets();
     for (int t = 0; t < tiling_.count(); ++t) progress_[t].run = this, progress_[t].tile = t;
   }
@@ -80,10 +83,10 @@ class StencilRun {
     if (steps == 0) return;
     // Time-varying read-only fields hold one plane per step: a step past the
     // last plane would read past the buffer.
-    if (grid_.constant_planes() > 1 && steps > grid_.constant_planes() - steps_requested_) {
+    if (grid_.constant_planes() > 1 && steps > grid_.constant_planes() - plan_.first_step - steps_requested_) {
       throw InvalidArgument("the grid's read-only fields have " + std::to_string(grid_.constant_planes()) +
-                            " planes (one per step), too few for " + std::to_string(steps_requested_ + steps) +
-                            " steps");
+                            " planes (one per step), too few for " +
+                            std::to_string(plan_.first_step + steps_requested_ + steps) + " steps");
     }
     auto submission = window_.lock_submission();
     // CPU workers wait while the first window is built: on a machine with one
@@ -118,10 +121,36 @@ class StencilRun {
       if (in_tiles_) submit_gather();
     }
     window_.wait_until_done(tick);
+    if (checkpoint_failed_.load()) {
+      std::lock_guard lock(checkpoint_error_mutex_);
+      throw Error(checkpoint_error_);
+    }
   }
 
   // Steps handed to submit() so far (in StarPU or still waiting for the window).
   Index steps_submitted() const { return steps_requested_; }
+
+  // Checkpoints: every `every` steps (counted from step 0, so a restarted run
+  // keeps the same ones), tasks copy the tiles of that step into a snapshot
+  // grid (read-only fields included) while later stages go on where their
+  // dependencies allow, and a task on a CPU worker then calls
+  // `write(step, snapshot)`. The next snapshot waits for that write; nothing
+  // else does. Call before the first submit(). A throwing `write` fails the
+  // run: wait() rethrows it.
+  using CheckpointWriter = std::function<void(Index step, const Grid<T>& snapshot)>;
+  void checkpoint_every(Index every, CheckpointWriter write) {
+    if (every < 1) throw InvalidArgument("checkpoint interval must be >= 1 step, got " + std::to_string(every));
+    if (steps_requested_ > 0) throw Error("checkpoint_every() must come before the first submit()");
+    checkpoint_every_ = every;
+    checkpoint_write_ = std::move(write);
+    snapshot_ = std::make_unique<Grid<T>>(grid_.extent(), S::dims, grid_.updated_count(), grid_.constant_count(),
+                                          grid_.constant_planes(), grid_.boundary());
+    starpu_data_handle_t handle = nullptr;
+    starpu_void_data_register(&handle);
+    snapshot_handle_ = DataHandle(handle, false);
+  }
+  // Steps of the checkpoints written so far (the last is the latest).
+  Index checkpoints_written() const { return checkpoints_written_.load(); }
   const Tiling& tiling() const { return tiling_; }
   const Plan& plan() const { return plan_; }
   // Stages completed by one tile so far (a task callback counts them).
@@ -208,7 +237,9 @@ class StencilRun {
     publish_codelet_.nbuffers = STARPU_VARIABLE_NBUFFERS;
     publish_codelet_.name = "publish";
     for (auto [codelet, function, name] : {std::tuple{&scatter_codelet_, &scatter_band_cpu<T>, "scatter"},
-                                           std::tuple{&gather_codelet_, &gather_band_cpu<T>, "gather"}}) {
+                                           std::tuple{&gather_codelet_, &gather_band_cpu<T>, "gather"},
+                                           std::tuple{&snapshot_codelet_, &gather_band_cpu<T>, "snapshot"},
+                                           std::tuple{&checkpoint_codelet_, &StencilRun::checkpoint_cpu, "checkpoint"}}) {
       starpu_codelet_init(codelet);
       codelet->cpu_funcs[0] = function;
       codelet->nbuffers = STARPU_VARIABLE_NBUFFERS;
@@ -295,10 +326,53 @@ class StencilRun {
   // the last one too: a later submit() continues from the tiles where they
   // are (on the GPU) without a copy task pulling them back.
   bool submit_next_stage() {
-    const int steps = static_cast<int>(std::min<Index>(plan_.height, pending_steps_.load()));
-    submit_stage(steps, true);
+    Index steps = std::min<Index>(plan_.height, pending_steps_.load());
+    // A stage ends at each checkpoint step, so the tiles hold exactly it.
+    if (checkpoint_every_ > 0) steps = std::min(steps, checkpoint_every_ - steps_submitted_ % checkpoint_every_);
+    submit_stage(static_cast<int>(steps), true);
     pending_steps_ -= steps;
+    if (checkpoint_every_ > 0 && steps_submitted_ % checkpoint_every_ == 0) submit_checkpoint();
     return pending_steps_ > 0;
+  }
+
+  struct CheckpointArgs {
+    StencilRun* run;
+    Index step;
+  };
+
+  // The gather's copy into the snapshot instead of the grid (its pages are not
+  // released), then the writer; all of them hold the snapshot's handle, so a
+  // snapshot is never overwritten while it is written.
+  void submit_checkpoint() {
+    for (int b = 0; b < static_cast<int>(tiles_.bands().size()); ++b) {
+      std::vector<starpu_data_descr> data;
+      const Band& band = tiles_.bands()[b];
+      for (int t : band.tiles) data.push_back({tiles_.tile_handle(t), STARPU_R});
+      if (constant_fields_of<S> > 0) {
+        for (int t : band.tiles) data.push_back({tiles_.constant_handle(t), STARPU_R});
+      }
+      data.push_back({snapshot_handle_.get(), static_cast<starpu_data_access_mode>(STARPU_RW | STARPU_COMMUTE)});
+      const BandTransferArgs<T> args{&tiles_, snapshot_.get(), b, false};
+      insert(&snapshot_codelet_, data, &args, sizeof args, &on_copy_done, this, "snapshot");
+    }
+    std::vector<starpu_data_descr> data{{snapshot_handle_.get(), STARPU_R}};
+    const CheckpointArgs args{this, steps_submitted_};
+    insert(&checkpoint_codelet_, data, &args, sizeof args, &on_copy_done, this, "checkpoint");
+  }
+
+  static void checkpoint_cpu(void* /*buffers*/[], void* cl_arg) {
+    CheckpointArgs args;
+    starpu_codelet_unpack_args(cl_arg, &args);
+    StencilRun& run = *args.run;
+    if (run.checkpoint_failed_.load()) return;
+    try {
+      run.checkpoint_write_(args.step, *run.snapshot_);
+      run.checkpoints_written_ = args.step;
+    } catch (const std::exception& e) {
+      std::lock_guard lock(run.checkpoint_error_mutex_);
+      run.checkpoint_error_ = "checkpoint at step " + std::to_string(args.step) + ": " + e.what();
+      run.checkpoint_failed_ = true;
+    }
   }
 
   void submit_stage(int steps, bool publish) {
@@ -327,6 +401,8 @@ class StencilRun {
   starpu_codelet publish_codelet_{};
   starpu_codelet scatter_codelet_{};
   starpu_codelet gather_codelet_{};
+  starpu_codelet snapshot_codelet_{};
+  starpu_codelet checkpoint_codelet_{};
   // The graph's state below changes only under the window's submission lock.
   Index steps_submitted_ = 0;  // in StarPU
   Index steps_requested_ = 0;  // handed to submit(); only the caller's thread touches it
@@ -334,6 +410,15 @@ class StencilRun {
   int read_version_ = 0;
   bool strips_current_ = false;
   bool in_tiles_ = false;  // the values live in the tiles (scattered, not yet gathered)
+  // Checkpoints (checkpoint_every()).
+  Index checkpoint_every_ = 0;
+  CheckpointWriter checkpoint_write_;
+  std::unique_ptr<Grid<T>> snapshot_;
+  DataHandle snapshot_handle_;  // orders snapshots and their writers
+  std::atomic<Index> checkpoints_written_{-1};
+  std::atomic<bool> checkpoint_failed_{false};
+  std::mutex checkpoint_error_mutex_;
+  std::string checkpoint_error_;
   TaskWindow window_;
 };
 
