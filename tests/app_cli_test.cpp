@@ -204,6 +204,19 @@ TEST_F(AppCli, BadOptionValuesExitWithTheBadCommandLineCode) {
   }
 }
 
+// CLI11 turned a number past 64 bits into 2^63 - 1 without a word: a
+// 10^20-step run started (and ran for ever).
+TEST_F(AppCli, RejectsNumbersPast64Bits) {
+  const fs::path out = dir_ / "o.txt";
+  for (const std::string option : {"--steps", "--window"}) {
+    const Result r = run("jacobi2d", "--size 32 " + option + " 99999999999999999999 --output " + out.string());
+    expect_clean_error(r, "99999999999999999999", out);
+    EXPECT_EQ(r.exit_code, 2);
+  }
+  const Result r = run("jacobi2d", "--size 32 --steps 1e3 --output " + out.string());
+  expect_clean_error(r, "1e3", out);
+}
+
 TEST_F(AppCli, RejectsHeightTooLargeForMemoryNamingIt) {
   const fs::path out = dir_ / "o.txt";
   const Result r = run("jacobi2d", "--height 99999 --steps 100000 --output " + out.string());

@@ -1,6 +1,7 @@
 #include "app_options.hpp"
 
 #include <charconv>
+#include <limits>
 #include <cstdlib>
 
 #include "hdf5_fields.hpp"
@@ -8,6 +9,25 @@
 #include "trapeze/tile_size.hpp"
 
 namespace apps {
+
+namespace {
+
+// A whole number in [minimum, 2^63 - 1], checked on the text: CLI11 turns a
+// number past 64 bits into the largest one without a word.
+CLI::Validator whole_number(trapeze::Index minimum) {
+  return CLI::Validator(
+      [minimum](std::string& text) -> std::string {
+        trapeze::Index value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec == std::errc::result_out_of_range) return "'" + text + "' is past 2^63 - 1";
+        if (ec != std::errc() || end != text.data() + text.size()) return "'" + text + "' is not a whole number";
+        if (value < minimum) return "'" + text + "' must be >= " + std::to_string(minimum);
+        return {};
+      },
+      "INT>=" + std::to_string(minimum));
+}
+
+}  // namespace
 
 void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defaults) {
   o.size = defaults.size;
@@ -20,10 +40,12 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
   cli.add_option("-i,--input", o.input, "read the initial fields from this HDF5 file (it sets the size)");
   cli.add_option("--checkpoint", o.checkpoint, "write the state to this HDF5 file every --checkpoint-every steps");
   cli.add_option("--checkpoint-every", o.checkpoint_every, "steps between checkpoints (with --checkpoint)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1));
   cli.add_option("--restart", o.restart,
                  "resume from this checkpoint: the run ends at --steps as if it had never stopped");
-  cli.add_option("-s,--steps", o.steps, "time steps")->capture_default_str();
+  // Negative step counts get the library's own message (tested), so the
+  // validator only refuses what is not a 64-bit whole number.
+  cli.add_option("-s,--steps", o.steps, "time steps")->capture_default_str()->check(whole_number(std::numeric_limits<trapeze::Index>::min()));
   cli.add_option("-t,--tile", o.tile, "tile size, e.g. 256x256, or auto (whole rows, 4 tiles per worker)")
       ->capture_default_str();
   cli.add_option("--height", o.height,
@@ -40,7 +62,7 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
   cli.add_option("--window", o.window,
                  "most tasks held in StarPU at once (memory vs look-ahead); 0: automatic, at least 4 stages and 8192 tasks")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number(0));
   cli.add_option("-b,--boundary", o.boundary, "boundary: clamp, periodic, constant or constant:V")
       ->capture_default_str();
   cli.add_option("-o,--output", o.output,
