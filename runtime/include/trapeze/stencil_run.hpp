@@ -289,7 +289,10 @@ class StencilRun {
     }
   }
 
-  void submit_band_transfers(starpu_codelet* codelet, starpu_data_access_mode mode, bool release) {
+  // One task per band copying between the tiles and `grid`; `extra`, when
+  // given, is one more handle every task holds (a snapshot's ordering handle).
+  void submit_band_transfers(starpu_codelet* codelet, starpu_data_access_mode mode, bool release, Grid<T>& grid,
+                             const starpu_data_descr* extra = nullptr) {
     for (int b = 0; b < static_cast<int>(tiles_.bands().size()); ++b) {
       std::vector<starpu_data_descr> data;
       const Band& band = tiles_.bands()[b];
@@ -297,17 +300,18 @@ class StencilRun {
       if (constant_fields_of<S> > 0) {
         for (int t : band.tiles) data.push_back({tiles_.constant_handle(t), mode});
       }
-      const BandTransferArgs<T> args{&tiles_, &grid_, b, release};
+      if (extra) data.push_back(*extra);
+      const BandTransferArgs<T> args{&tiles_, &grid, b, release};
       insert(codelet, data, &args, sizeof args, &on_copy_done, this, codelet->name);
     }
   }
 
   void submit_scatter() {
-    submit_band_transfers(&scatter_codelet_, STARPU_W, tiles_.release_pages());
+    submit_band_transfers(&scatter_codelet_, STARPU_W, tiles_.release_pages(), grid_);
     in_tiles_ = true;
   }
   void submit_gather() {
-    submit_band_transfers(&gather_codelet_, STARPU_R, tiles_.release_pages());
+    submit_band_transfers(&gather_codelet_, STARPU_R, tiles_.release_pages(), grid_);
     in_tiles_ = false;
     strips_current_ = false;
   }
@@ -344,17 +348,8 @@ class StencilRun {
   // released), then the writer; all of them hold the snapshot's handle, so a
   // snapshot is never overwritten while it is written.
   void submit_checkpoint() {
-    for (int b = 0; b < static_cast<int>(tiles_.bands().size()); ++b) {
-      std::vector<starpu_data_descr> data;
-      const Band& band = tiles_.bands()[b];
-      for (int t : band.tiles) data.push_back({tiles_.tile_handle(t), STARPU_R});
-      if (constant_fields_of<S> > 0) {
-        for (int t : band.tiles) data.push_back({tiles_.constant_handle(t), STARPU_R});
-      }
-      data.push_back({snapshot_handle_.get(), static_cast<starpu_data_access_mode>(STARPU_RW | STARPU_COMMUTE)});
-      const BandTransferArgs<T> args{&tiles_, snapshot_.get(), b, false};
-      insert(&snapshot_codelet_, data, &args, sizeof args, &on_copy_done, this, "snapshot");
-    }
+    const starpu_data_descr snapshot{snapshot_handle_.get(), static_cast<starpu_data_access_mode>(STARPU_RW | STARPU_COMMUTE)};
+    submit_band_transfers(&snapshot_codelet_, STARPU_R, false, *snapshot_, &snapshot);
     std::vector<starpu_data_descr> data{{snapshot_handle_.get(), STARPU_R}};
     const CheckpointArgs args{this, steps_submitted_};
     insert(&checkpoint_codelet_, data, &args, sizeof args, &on_copy_done, this, "checkpoint");
