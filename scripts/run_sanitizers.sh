@@ -33,7 +33,7 @@ case "$preset" in
     cd build-tsan
     # Only the suites built above (ctest lists the others as *_NOT_BUILT; the
     # h5py test runs apps, which this build does not make).
-    ctest --output-on-failure -j"$(nproc)" -LE gpu -E '_NOT_BUILT|^Install\.|^Layering\.|^Hdf5Fields\.' "$@"
+    ctest --output-on-failure -j"$(nproc)" -LE gpu -E '_NOT_BUILT|^Install\.|^Layering\.|^Hdf5Fields\.|^Trace\.' "$@"
     ;;
   *)
     echo "run_sanitizers.sh: unknown preset '$preset' (asan-ubsan or tsan)" >&2

@@ -14,6 +14,7 @@ packages=(
   libhwloc-dev libopenmpi-dev openmpi-bin libglpk-dev libnuma-dev libltdl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libpng-dev libhdf5-dev hdf5-tools python3-h5py
+  libfxt-dev
   python3 python3-matplotlib
 )
 
@@ -73,8 +74,12 @@ patch_for_cuda13() {
   done
 }
 
+# The stamp holds the build's signature: a changed set of options (FxT was
+# added in the production issue) rebuilds StarPU instead of keeping a stale one.
+starpu_signature="starpu-1.4 cuda=$(command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] && echo yes || echo no) mpi=yes fxt=yes"
+
 build_starpu() {
-  [ -f "$stamp" ] && return 0
+  [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$starpu_signature" ] && return 0
   fetch_starpu_source
   local src
   src=$(ls -d "$deps_dir"/src/starpu-1.4*/ | head -n 1)
@@ -90,7 +95,7 @@ build_starpu() {
   (cd "$build" && "$src/configure" --prefix="$starpu_prefix" "${cuda_flags[@]}" \
       --disable-opencl --disable-hip --disable-build-doc --disable-build-examples \
       --disable-build-tests --disable-fortran --disable-starpupy --disable-socl \
-      --disable-starpufft --disable-starpurm --disable-julia --disable-fxt \
+      --disable-starpufft --disable-starpurm --disable-julia --enable-fxt \
       --enable-maxcpus=256 --enable-maxnodes=32 --enable-mpi >"$build/configure.log" 2>&1) \
     || { echo "setup: StarPU configure failed, see $build/configure.log" >&2; exit 1; }
   say "building StarPU (a few minutes)"
@@ -108,7 +113,9 @@ build_starpu() {
     >"$build/make-top.log" 2>&1 || { echo "setup: StarPU header install failed, see $build/make-top.log" >&2; exit 1; }
   [ -f "$starpu_prefix/lib/pkgconfig/starpu-1.4.pc" ] && [ -f "$starpu_prefix/include/starpu/1.4/starpu_config.h" ] \
     || { echo "setup: StarPU installed no starpu-1.4.pc under $starpu_prefix" >&2; exit 1; }
-  touch "$stamp"
+  [ -x "$starpu_prefix/bin/starpu_fxt_tool" ] \
+    || { echo "setup: StarPU was built without FxT (no starpu_fxt_tool), see $build/configure.log" >&2; exit 1; }
+  echo "$starpu_signature" >"$stamp"
   say "StarPU installed in $starpu_prefix"
 }
 

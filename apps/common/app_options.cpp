@@ -68,6 +68,8 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
   cli.add_option("-o,--output", o.output,
                  "write the final fields to this file: HDF5 when it ends in .h5 or .hdf5, else the app's text format");
   cli.add_option("--png", o.png, "write a picture of the final field");
+  cli.add_option("--trace", o.trace,
+                 "record a task timeline (StarPU FxT trace) into this directory; scripts/timeline.py draws it");
   cli.add_flag("--verify", o.verify, "compare with the sequential reference; fail on any difference");
   cli.add_flag("--json", o.json, "print one final JSON line instead of the summary");
   cli.add_flag("--progress", o.progress, "report progress on stderr every second");

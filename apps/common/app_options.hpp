@@ -28,6 +28,7 @@ struct CommonOptions {
   std::string restart;      // a checkpoint to resume from (its extent is the size)
   bool size_given = false;  // --size was on the command line
   std::string png;
+  std::string trace;        // directory of an FxT task trace (scripts/timeline.py draws it)
   bool verify = false;
   bool json = false;
   bool progress = false;

@@ -250,7 +250,9 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   // Steps this process runs.
   const trapeze::Index run_steps = restarting ? options.steps - first_step : options.steps;
   if (options.steps < 0) throw trapeze::InvalidArgument("steps must be >= 0, got " + std::to_string(options.steps));
-  trapeze::Runtime runtime;
+  trapeze::RuntimeOptions runtime_options;
+  runtime_options.trace_directory = options.trace;
+  trapeze::Runtime runtime(runtime_options);
   // Stage tasks go to the GPUs when the program has CUDA codelets for this
   // stencil, StarPU found GPUs, and --devices allows it (auto or gpu).
   const trapeze::StageDevices devices = requested_devices(options);
@@ -359,6 +361,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                              {"kernel_height", plan.kernel_height},
                              {"window", plan.max_tasks_in_flight},
                              {"peak_memory_bytes", peak_resident_bytes()},
+                             {"trace_file", runtime.trace_file().empty() ? nlohmann::json(nullptr) : nlohmann::json(runtime.trace_file())},
                              {"scheduler", runtime.scheduler()}};
     fmt::print("{}\n", report.dump());
   } else {
@@ -368,6 +371,10 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                gpus > 0 ? fmt::format(" (stages on {} GPU)", gpus) : std::string(),
                runtime.scheduler(), seconds, gcups,
                options.verify ? (mismatch ? ", VERIFY FAILED" : ", verified") : "");
+  }
+  if (!runtime.trace_file().empty() && !options.json) {
+    fmt::print(stderr, "{}: task trace {} (complete at exit); draw it with scripts/timeline.py {}\n", name,
+               runtime.trace_file(), options.trace);
   }
   if (mismatch) {
     fmt::print(stderr, "{}: verify failed: {}\n", name, *mismatch);

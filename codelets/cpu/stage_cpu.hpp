@@ -5,10 +5,10 @@
 // in codelets/stage_args.hpp.
 #include <starpu.h>
 
-#include "codelets/cpu/boundary_fill.hpp"
-#include "codelets/cpu/box_copy.hpp"
-#include "codelets/cpu/sweep_in_place.hpp"
-#include "codelets/stage_args.hpp"
+#include "boundary_fill.hpp"
+#include "box_copy.hpp"
+#include "sweep_in_place.hpp"
+#include "../stage_args.hpp"
 #include "trapeze/tile_buffers.hpp"
 
 namespace trapeze {

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "codelets/cuda/cuda_check.cuh"
+#include "cuda_check.cuh"
 #include "trapeze/geometry.hpp"
 
 namespace trapeze::cuda {

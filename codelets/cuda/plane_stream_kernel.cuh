@@ -21,9 +21,9 @@
 #include <type_traits>
 #include <utility>
 
-#include "codelets/cuda/kernel_policy.hpp"
-#include "codelets/cuda/launch_geometry.hpp"
-#include "codelets/cuda/update_values.cuh"
+#include "kernel_policy.hpp"
+#include "launch_geometry.hpp"
+#include "update_values.cuh"
 #include "trapeze/boundary.hpp"
 #include "trapeze/stencil.hpp"
 

@@ -24,9 +24,9 @@
 // domain it copies the last plane, still in its ring.
 #include <cuda_runtime.h>
 
-#include "codelets/cuda/kernel_policy.hpp"
-#include "codelets/cuda/launch_geometry.hpp"
-#include "codelets/cuda/update_values.cuh"
+#include "kernel_policy.hpp"
+#include "launch_geometry.hpp"
+#include "update_values.cuh"
 #include "trapeze/boundary.hpp"
 #include "trapeze/stencil.hpp"
 

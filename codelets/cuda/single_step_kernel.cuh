@@ -12,9 +12,9 @@
 // or the constant: the same values the trapezoid kernel loads there.
 #include <cuda_runtime.h>
 
-#include "codelets/cuda/kernel_policy.hpp"
-#include "codelets/cuda/launch_geometry.hpp"
-#include "codelets/cuda/update_values.cuh"
+#include "kernel_policy.hpp"
+#include "launch_geometry.hpp"
+#include "update_values.cuh"
 #include "trapeze/boundary.hpp"
 #include "trapeze/stencil.hpp"
 

@@ -14,14 +14,14 @@
 #include <cstdlib>
 #include <vector>
 
-#include "codelets/cuda/box_copy.cuh"
-#include "codelets/cuda/cuda_check.cuh"
-#include "codelets/cuda/kernel_policy.hpp"
-#include "codelets/cuda/plane_stream_kernel.cuh"
-#include "codelets/cuda/plane_trapezoid_kernel.cuh"
-#include "codelets/cuda/single_step_kernel.cuh"
-#include "codelets/cuda/trapezoid_kernel.cuh"
-#include "codelets/stage_args.hpp"
+#include "box_copy.cuh"
+#include "cuda_check.cuh"
+#include "kernel_policy.hpp"
+#include "plane_stream_kernel.cuh"
+#include "plane_trapezoid_kernel.cuh"
+#include "single_step_kernel.cuh"
+#include "trapezoid_kernel.cuh"
+#include "../stage_args.hpp"
 #include "trapeze/tile_buffers.hpp"
 
 namespace trapeze::cuda {

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <string>
 
+#include "fxt_trace.hpp"
 #include "trapeze/error.hpp"
 #include "trapeze/tile_interface.hpp"
 
@@ -48,6 +49,7 @@ Runtime::Runtime(const RuntimeOptions& options) {
   if (const char* env = std::getenv("STARPU_SCHED"); env && options.scheduler.empty()) {
     check_scheduler_name(env, "STARPU_SCHED");
   }
+  if (!options.trace_directory.empty()) trace_file_ = enable_fxt_trace(options.trace_directory);
   starpu_conf conf;
   starpu_conf_init(&conf);
   // Explicit options win over STARPU_* variables; unset ones leave them in charge.

@@ -16,6 +16,9 @@ struct RuntimeOptions {
   std::string scheduler;  // empty: STARPU_SCHED or StarPU's default
   int cpus = -1;          // -1: STARPU_NCPU or all cores
   int cuda_devices = -1;  // -1: STARPU_NCUDA or all GPUs
+  // Non-empty: StarPU records an FxT trace of the whole session into this
+  // directory (needs StarPU built with FxT); scripts/timeline.py draws it.
+  std::string trace_directory = {};
 };
 
 class Runtime {
@@ -26,6 +29,9 @@ class Runtime {
   Runtime& operator=(const Runtime&) = delete;
 
   int worker_count() const;
+  // The FxT trace this session records (empty without trace_directory); the
+  // file is complete once the Runtime is destroyed.
+  const std::string& trace_file() const { return trace_file_; }
   int cpu_worker_count() const;
   int cuda_worker_count() const;
   std::string scheduler() const;
@@ -44,6 +50,7 @@ class Runtime {
  private:
   std::unique_ptr<TileInterfaceOps> tile_interface_;
   bool submission_throttled_ = false;
+  std::string trace_file_;
   std::map<std::string, std::pair<std::unique_ptr<std::string>, std::unique_ptr<starpu_perfmodel>>> models_;
 };
 
