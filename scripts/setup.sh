@@ -74,9 +74,13 @@ patch_for_cuda13() {
   done
 }
 
+# Memory nodes: RAM, up to 8 GPUs, a disk node for out-of-core runs and NUMA
+# nodes fit in 16. Every data handle holds arrays of MAXNODES x MAXNODES
+# request pointers: with 32 a handle took ~21 KB and a 50x50 grid of 1x1 tiles
+# 1.18 GB; with 16, 7.6 KB and 0.60 GB (docs/PERF.md).
 # The stamp holds the build's signature: a changed set of options (FxT was
 # added in the production issue) rebuilds StarPU instead of keeping a stale one.
-starpu_signature="starpu-1.4 cuda=$(command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] && echo yes || echo no) mpi=yes fxt=yes"
+starpu_signature="starpu-1.4 cuda=$(command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] && echo yes || echo no) mpi=yes fxt=yes maxnodes=16"
 
 build_starpu() {
   [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$starpu_signature" ] && return 0
@@ -96,7 +100,7 @@ build_starpu() {
       --disable-opencl --disable-hip --disable-build-doc --disable-build-examples \
       --disable-build-tests --disable-fortran --disable-starpupy --disable-socl \
       --disable-starpufft --disable-starpurm --disable-julia --enable-fxt \
-      --enable-maxcpus=256 --enable-maxnodes=32 --enable-mpi >"$build/configure.log" 2>&1) \
+      --enable-maxcpus=256 --enable-maxnodes=16 --enable-mpi >"$build/configure.log" 2>&1) \
     || { echo "setup: StarPU configure failed, see $build/configure.log" >&2; exit 1; }
   say "building StarPU (a few minutes)"
   # A top-level make fails in sc_hypervisor/examples; build only what we link.

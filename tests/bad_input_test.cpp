@@ -3,9 +3,11 @@
 // leave StarPU to assert.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 
 #include "reference_check.hpp"
+#include "stencils/jacobi2d.hpp"
 #include "stencils/pathfinder.hpp"
 #include "trapeze/error.hpp"
 #include "trapeze/grid.hpp"
@@ -42,6 +44,22 @@ TEST(BadInput, GridLargerThanMemoryIsRefusedBeforeAllocating) {
   expect_invalid_argument_naming("1048576x1048576x1024", [] {
     trapeze::Grid<float> grid({1 << 20, 1 << 20, 1 << 10}, 3, 1);
   });
+}
+
+TEST(BadInput, TinyTilesWhoseHandlesExceedMemoryAreRefusedBeforeListingPieces) {
+  // 36 million 1x1 tiles need at least 7 StarPU handles each (a tile and two
+  // versions of 3 pieces), terabytes of StarPU's own bookkeeping. Listing
+  // their halo pieces first used to take minutes and gigabytes before the
+  // memory check refused them; now the refusal comes before any of that.
+  trapeze::Runtime runtime({"lws", 2});
+  tests::Case c{{6000, 6000, 1}, {1, 1, 1}, trapeze::Boundary::clamp()};
+  auto grid = tests::make_grid<apps::Jacobi2D<float>>(c);
+  const auto start = std::chrono::steady_clock::now();
+  expect_invalid_argument_naming("StarPU data handles", [&] {
+    trapeze::StencilRun run(runtime, apps::Jacobi2D<float>{}, grid, trapeze::Plan{c.tile, 1});
+  });
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20.0)
+      << "the refusal should not wait for the halo layout of 36 million tiles";
 }
 
 TEST(BadInput, StepsPastTheLastConstantPlaneAreRefused) {

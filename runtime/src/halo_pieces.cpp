@@ -1,5 +1,6 @@
 #include "trapeze/halo_pieces.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "trapeze/error.hpp"
@@ -53,6 +54,17 @@ void add_pieces_for_window(const Tiling& tiling, int consumer, const Box& padded
 }
 
 }  // namespace
+
+Index minimum_pieces_per_tile(const Tiling& tiling, const Extent& ghost) {
+  Index neighbourhood = 1;
+  for (int d = 0; d < max_dims; ++d) {
+    if (ghost[d] <= 0) continue;
+    const Index tile = tiling.tile_extent()[d];
+    const Index reach = std::min(tiling.counts()[d] - 1, (ghost[d] + tile - 1) / tile);
+    neighbourhood *= 1 + reach;
+  }
+  return neighbourhood - 1;
+}
 
 HaloLayout build_halo_layout(const Tiling& tiling, const Extent& ghost, BoundaryKind boundary) {
   const bool periodic = boundary == BoundaryKind::periodic;

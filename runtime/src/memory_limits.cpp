@@ -1,5 +1,6 @@
 #include "trapeze/memory_limits.hpp"
 
+#include <starpu.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -21,6 +22,10 @@ std::string format_bytes(double bytes) {
   char text[32];
   std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", bytes, units[unit]);
   return text;
+}
+
+double starpu_handle_bytes() {
+  return 3000.0 + 18.0 * STARPU_MAXNODES * STARPU_MAXNODES;
 }
 
 void check_fits_in_memory(double bytes, const std::string& what, const std::string& advice) {

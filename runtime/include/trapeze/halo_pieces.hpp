@@ -31,6 +31,13 @@ struct HaloLayout {
   std::vector<TileHalo> tiles;
 };
 
+// A lower bound on the pieces every tile reads, computed without building the
+// layout: along each dimension a tile has at least min(n - 1, ceil(g / t))
+// neighbours within its ghost zone on one side, even at the domain's edge.
+// Lets a planner refuse a tiling whose halo bookkeeping alone cannot fit
+// before spending minutes (and gigabytes) on listing its pieces.
+Index minimum_pieces_per_tile(const Tiling& tiling, const Extent& ghost);
+
 // Throws trapeze::Error when a periodic ghost zone would wrap around the
 // domain more than once (ghost width larger than the domain extent).
 HaloLayout build_halo_layout(const Tiling& tiling, const Extent& ghost, BoundaryKind boundary);

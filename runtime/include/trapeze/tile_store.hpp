@@ -47,7 +47,8 @@ class TileStore {
  public:
   TileStore(Runtime& runtime, const Tiling& tiling, const StencilShape& shape, int height, const Grid<T>& grid,
             int updated_fields, int constant_fields)
-      : layout_(build_halo_layout(tiling, ghost_width(shape, height), grid.boundary().kind)) {
+      : layout_(layout_within_memory(tiling, ghost_width(shape, height), height, grid.boundary().kind,
+                                     updated_fields, constant_fields)) {
     const Extent ghost = ghost_width(shape, height);
     const int dims = tiling.dims();
     for (int t = 0; t < tiling.count(); ++t) {
@@ -87,10 +88,8 @@ class TileStore {
                static_cast<double>(constant_fields) * static_cast<double>(p.constant_planes) *
                    static_cast<double>(p.padded_cells()) * sizeof(T);
     }
-    check_fits_in_memory(bytes,
-                         std::to_string(tiling.count()) + " tiles of " + to_string(tiling.tile_extent(), dims) +
-                             " with the ghost zone of height " + std::to_string(height),
-                         "choose a smaller height (or tile)");
+    check_tiles_fit(tiling, height, handle_count(tiling, static_cast<double>(layout_.pieces.size()), constant_fields),
+                    bytes);
     // Tiles' host buffers are filled by scatter tasks (the first touch of their
     // pages happens there, in parallel), constants likewise.
     for (const TileLayout& p : layouts_) {
@@ -143,6 +142,35 @@ class TileStore {
   }
 
  private:
+  // Each tile, its read-only fields and both versions of every halo piece are
+  // StarPU handles, whose own size dominates when tiles are tiny.
+  static double handle_count(const Tiling& tiling, double pieces, int constant_fields) {
+    return static_cast<double>(tiling.count()) * (constant_fields > 0 ? 2.0 : 1.0) + 2.0 * pieces + 1.0;
+  }
+
+  static void check_tiles_fit(const Tiling& tiling, int height, double handles, double buffer_bytes,
+                              const char* handles_qualifier = "") {
+    check_fits_in_memory(buffer_bytes + handles * starpu_handle_bytes(),
+                         std::to_string(tiling.count()) + " tiles of " + to_string(tiling.tile_extent(), tiling.dims()) +
+                             " with the ghost zone of height " + std::to_string(height) + " and " + handles_qualifier +
+                             std::to_string(static_cast<long long>(handles)) + " StarPU data handles",
+                         "choose a smaller height, or fewer, larger tiles");
+  }
+
+  // Refuses, before the pieces are listed, a tiling whose tile interiors and
+  // handles alone (at the fewest pieces any tile can have) exceed memory:
+  // listing 10^7 tiles' pieces would itself take minutes and gigabytes.
+  static HaloLayout layout_within_memory(const Tiling& tiling, const Extent& ghost, int height, BoundaryKind boundary,
+                                         int updated_fields, int constant_fields) {
+    const double tiles = static_cast<double>(tiling.count());
+    double interior_cells = 1;
+    for (int d = 0; d < max_dims; ++d) interior_cells *= static_cast<double>(tiling.tile_extent()[d]);
+    const double pieces = tiles * static_cast<double>(minimum_pieces_per_tile(tiling, ghost));
+    check_tiles_fit(tiling, height, handle_count(tiling, pieces, constant_fields),
+                    tiles * interior_cells * updated_fields * sizeof(T), "at least ");
+    return build_halo_layout(tiling, ghost, boundary);
+  }
+
   HaloLayout layout_;
   std::vector<TileLayout> layouts_;
   std::vector<std::string> names_;
