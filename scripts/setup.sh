@@ -13,7 +13,7 @@ packages=(
   build-essential cmake pkg-config dpkg-dev ca-certificates
   libhwloc-dev libopenmpi-dev openmpi-bin libglpk-dev libnuma-dev libltdl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libcli11-dev nlohmann-json3-dev libfmt-dev libpng-dev libhdf5-dev hdf5-tools python3-h5py
+  libcli11-dev nlohmann-json3-dev libfmt-dev libpng-dev libhdf5-dev hdf5-tools python3-h5py libparasail-dev
   libfxt-dev
   python3 python3-matplotlib
 )

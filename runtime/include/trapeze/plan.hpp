@@ -41,4 +41,13 @@ struct Plan {
   Index first_step = 0;
 };
 
+// How a wavefront runs: its tiles (clipped to the iteration space) and how
+// many of its tasks StarPU holds at once.
+struct WavefrontPlan {
+  Index tile_rows = 512;
+  Index tile_columns = 512;
+  // 0: automatic, at least four anti-diagonals of tiles and 8192 tasks.
+  Index max_tasks_in_flight = 0;
+};
+
 }  // namespace trapeze

@@ -42,9 +42,6 @@
 
 namespace trapeze {
 
-// Called about once a second while wait() blocks: tasks done, tasks submitted.
-using ProgressCallback = std::function<void(Index done, Index total)>;
-
 template <Stencil S>
 class StencilRun {
  public:

@@ -35,6 +35,10 @@
 
 namespace trapeze {
 
+// Called about once a second while a run's wait() blocks: tasks done, and
+// tasks the whole run will have.
+using ProgressCallback = std::function<void(Index done, Index total)>;
+
 // starpu_pause() for a scope. StarPU counts pauses, so nested ones are fine,
 // but the count is not atomic: pause only under the submission lock.
 class PausedWorkers {

@@ -1,0 +1,128 @@
+#pragma once
+// What a wavefront is: a 2-D iteration space of rows x columns whose cell
+// (i, j) is computed once, from the cells its dependency vectors point to
+// (among (-1, 0), (0, -1) and (-1, -1)) and from optional read-only inputs:
+// one value per row (a query sequence), one per column (a target sequence),
+// one per cell (an image). Row -1 and column -1 hold the wavefront's boundary
+// values. Everything else (tiles, strips, tasks, priorities) is the plan's.
+//
+//   struct LongestCommonSubsequence {
+//     using value_type = int;
+//     using row_input_type = char;
+//     using column_input_type = char;
+//     static constexpr std::array dependencies{trapeze::from_up, trapeze::from_left, trapeze::from_up_left};
+//     TRAPEZE_HOST_DEVICE int boundary(trapeze::Index, trapeze::Index) const { return 0; }
+//     TRAPEZE_HOST_DEVICE int operator()(const trapeze::WavefrontNeighbours<int>& at, char a, char b,
+//                                        trapeze::NoInput) const {
+//       return a == b ? at.up_left + 1 : (at.up > at.left ? at.up : at.left);
+//     }
+//   };
+//
+// A wavefront that reports one value folded over all cells (Smith-Waterman's
+// best score) declares `result_type` with `fold(result&, cell)` and
+// `merge(result&, other)`; its run then keeps only boundary strips, never the
+// whole iteration space.
+#include <array>
+#include <concepts>
+#include <span>
+#include <type_traits>
+
+#include "trapeze/geometry.hpp"
+#include "trapeze/neighbourhood.hpp"  // TRAPEZE_HOST_DEVICE
+
+namespace trapeze {
+
+struct DependencyVector {
+  int di;
+  int dj;
+};
+inline constexpr DependencyVector from_up{-1, 0};
+inline constexpr DependencyVector from_left{0, -1};
+inline constexpr DependencyVector from_up_left{-1, -1};
+
+// The values a cell update reads: its three earlier neighbours (those outside
+// the iteration space hold the boundary) and its own coordinates.
+template <typename T>
+struct WavefrontNeighbours {
+  T up;
+  T left;
+  T up_left;
+  Index i;
+  Index j;
+};
+
+// The input type of a wavefront that reads no input of that kind.
+struct NoInput {};
+// The result type of a wavefront that folds nothing.
+struct NoResult {};
+
+template <typename W>
+concept Wavefront = requires(const W w) {
+  typename W::value_type;
+  { W::dependencies.size() } -> std::convertible_to<std::size_t>;
+  { w.boundary(Index{}, Index{}) } -> std::convertible_to<typename W::value_type>;
+} && std::is_trivially_copyable_v<typename W::value_type> && std::is_trivially_copyable_v<W>;
+
+namespace detail {
+template <typename W> struct row_input { using type = NoInput; };
+template <typename W> requires requires { typename W::row_input_type; }
+struct row_input<W> { using type = typename W::row_input_type; };
+template <typename W> struct column_input { using type = NoInput; };
+template <typename W> requires requires { typename W::column_input_type; }
+struct column_input<W> { using type = typename W::column_input_type; };
+template <typename W> struct cell_input { using type = NoInput; };
+template <typename W> requires requires { typename W::cell_input_type; }
+struct cell_input<W> { using type = typename W::cell_input_type; };
+template <typename W> struct result { using type = NoResult; };
+template <typename W> requires requires { typename W::result_type; }
+struct result<W> { using type = typename W::result_type; };
+}  // namespace detail
+
+// What a wavefront reads per row, per column and per cell, and what it folds
+// (NoInput, NoResult where it declares none).
+template <typename W> using row_input_of = typename detail::row_input<W>::type;
+template <typename W> using column_input_of = typename detail::column_input<W>::type;
+template <typename W> using cell_input_of = typename detail::cell_input<W>::type;
+template <typename W> using result_of = typename detail::result<W>::type;
+
+template <typename W>
+inline constexpr bool has_input_v = !std::is_same_v<W, NoInput>;
+template <typename W>
+inline constexpr bool folds_result_v = !std::is_same_v<result_of<W>, NoResult>;
+
+// Only the three vectors a tile's boundary strips carry are allowed: a vector
+// reaching two cells back would need strips two cells wide.
+template <typename W>
+constexpr bool dependencies_supported() {
+  for (const DependencyVector& v : W::dependencies) {
+    const bool known = (v.di == -1 && v.dj == 0) || (v.di == 0 && v.dj == -1) || (v.di == -1 && v.dj == -1);
+    if (!known) return false;
+  }
+  return W::dependencies.size() > 0;
+}
+
+// What a wavefront reads and where its cells go; inputs a wavefront does not
+// declare stay empty.
+template <Wavefront W>
+struct WavefrontData {
+  Index rows = 0;
+  Index columns = 0;
+  std::span<const row_input_of<W>> row_inputs;        // `rows` values
+  std::span<const column_input_of<W>> column_inputs;  // `columns` values
+  std::span<const cell_input_of<W>> cell_inputs;      // rows x columns, row-major
+  // rows x columns, row-major: every cell's value, when the caller wants them
+  // (empty: only strips and the folded result are kept).
+  std::span<typename W::value_type> output;
+};
+
+// StarPU priority of a tile task `remaining` tiles from the end of the
+// wavefront's critical path (of `longest` tiles after the first): the
+// farther from the end, the sooner it should run. Spread over the policy's
+// [lowest, highest] range (a single value for policies without priorities).
+constexpr int critical_path_priority(Index remaining, Index longest, int lowest, int highest) {
+  if (longest <= 0 || highest <= lowest) return lowest;
+  const Index span = static_cast<Index>(highest) - lowest;
+  return lowest + static_cast<int>((remaining * span + longest / 2) / longest);
+}
+
+}  // namespace trapeze

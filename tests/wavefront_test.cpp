@@ -1,0 +1,159 @@
+// Wavefront runs against the plain sequential reference (every tiling, odd
+// shapes, empty and one-cell spaces) and Smith-Waterman against parasail.
+#include <gtest/gtest.h>
+#include <parasail.h>
+#include <parasail/matrices/blosum62.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "trapeze/error.hpp"
+#include "trapeze/runtime.hpp"
+#include "trapeze/wavefront_reference.hpp"
+#include "trapeze/wavefront_run.hpp"
+#include "wavefronts/alignment_scoring.hpp"
+#include "wavefronts/smith_waterman.hpp"
+#include "wavefronts/summed_area_table.hpp"
+
+namespace {
+
+struct Shape {
+  trapeze::Index rows;
+  trapeze::Index columns;
+};
+
+const std::vector<Shape> odd_spaces{{0, 5}, {5, 0}, {1, 1}, {1, 17}, {17, 1}, {37, 53}, {100, 64}, {129, 7}};
+const std::vector<Shape> tilings{{1, 1}, {3, 5}, {16, 16}, {64, 7}, {1, 40}, {512, 512}};
+
+std::string describe(const Shape& space, const Shape& tile) {
+  return std::to_string(space.rows) + "x" + std::to_string(space.columns) + " in tiles of " +
+         std::to_string(tile.rows) + "x" + std::to_string(tile.columns);
+}
+
+trapeze::Runtime& runtime() {
+  static trapeze::Runtime instance({"lws", 2});
+  return instance;
+}
+
+TEST(Wavefront, SummedAreaTableEqualsTheReferenceOnEveryTiling) {
+  std::mt19937 random(7);
+  for (const Shape& space : odd_spaces) {
+    std::vector<std::uint32_t> image(static_cast<std::size_t>(space.rows * space.columns));
+    for (auto& pixel : image) pixel = random();
+    std::vector<std::uint64_t> expected(image.size());
+    trapeze::WavefrontData<apps::SummedAreaTable> data{space.rows, space.columns, {}, {}, image, expected};
+    trapeze::reference::wavefront(apps::SummedAreaTable{}, data);
+    for (const Shape& tile : tilings) {
+      std::vector<std::uint64_t> output(image.size(), 12345);
+      data.output = output;
+      {
+        trapeze::WavefrontRun run(runtime(), apps::SummedAreaTable{}, data, {tile.rows, tile.columns});
+        run.submit();
+        run.wait();
+        if (!image.empty()) {
+          EXPECT_EQ(run.last_cell(), expected.back()) << describe(space, tile);
+        }
+      }
+      EXPECT_EQ(output, expected) << describe(space, tile);
+    }
+  }
+}
+
+TEST(Wavefront, SmithWatermanEqualsTheReferenceOnEveryTiling) {
+  const auto w = apps::make_smith_waterman(apps::Alphabet::dna, 2, -3, 5, 2);
+  std::uint64_t seed = 11;
+  for (const Shape& space : odd_spaces) {
+    const auto query = apps::encode(apps::random_residues(space.rows, apps::Alphabet::dna, seed++), apps::Alphabet::dna);
+    const auto target =
+        apps::encode(apps::random_residues(space.columns, apps::Alphabet::dna, seed++), apps::Alphabet::dna);
+    const trapeze::WavefrontData<apps::SmithWaterman> data{space.rows, space.columns, query, target, {}, {}};
+    apps::AlignmentCell last{};
+    const std::int32_t expected = trapeze::reference::wavefront(w, data, &last);
+    for (const Shape& tile : tilings) {
+      trapeze::WavefrontRun run(runtime(), w, data, {tile.rows, tile.columns});
+      run.submit();
+      run.wait();
+      EXPECT_EQ(run.result(), expected) << describe(space, tile);
+      if (space.rows > 0 && space.columns > 0) {
+        const apps::AlignmentCell got = run.last_cell();
+        EXPECT_TRUE(got.h == last.h && got.e == last.e && got.f == last.f) << describe(space, tile);
+      }
+    }
+  }
+}
+
+// parasail's scalar Smith-Waterman, with a matrix like ours.
+int parasail_score(const std::string& query, const std::string& target, apps::Alphabet alphabet, int match,
+                   int mismatch, int open, int extend) {
+  if (query.empty() || target.empty()) return 0;  // parasail refuses empty sequences; no cell, no score
+  parasail_matrix_t* dna = alphabet == apps::Alphabet::dna ? parasail_matrix_create("ACGT", match, mismatch) : nullptr;
+  const parasail_matrix_t* matrix = dna ? dna : &parasail_blosum62;
+  parasail_result_t* result = parasail_sw(query.data(), static_cast<int>(query.size()), target.data(),
+                                          static_cast<int>(target.size()), open, extend, matrix);
+  const int score = parasail_result_get_score(result);
+  parasail_result_free(result);
+  if (dna) parasail_matrix_free(dna);
+  return score;
+}
+
+TEST(Wavefront, SmithWatermanScoresEqualParasails) {
+  const std::vector<Shape> pairs{{0, 0}, {0, 9}, {1, 1}, {1, 2}, {2, 1}, {7, 7}, {64, 333},
+                                 {1000, 1000}, {1, 3000}, {3000, 1}, {2500, 17}, {5, 2000}};
+  struct Scoring {
+    apps::Alphabet alphabet;
+    int match, mismatch, open, extend;
+  };
+  const std::vector<Scoring> scorings{{apps::Alphabet::dna, 2, -3, 5, 2}, {apps::Alphabet::dna, 2, -3, 3, 3},
+                                      {apps::Alphabet::dna, 1, -1, 1, 1}, {apps::Alphabet::protein, 0, 0, 10, 1},
+                                      {apps::Alphabet::protein, 0, 0, 11, 11}};
+  std::uint64_t seed = 100;
+  for (const Scoring& s : scorings) {
+    const auto w = apps::make_smith_waterman(s.alphabet, s.match, s.mismatch, s.open, s.extend);
+    for (const Shape& pair : pairs) {
+      const std::string query = apps::random_residues(pair.rows, s.alphabet, seed++);
+      const std::string target = apps::random_residues(pair.columns, s.alphabet, seed++);
+      const auto q = apps::encode(query, s.alphabet), t = apps::encode(target, s.alphabet);
+      trapeze::WavefrontRun run(runtime(), w, {pair.rows, pair.columns, q, t, {}, {}}, {256, 384});
+      run.submit();
+      run.wait();
+      EXPECT_EQ(run.result(), parasail_score(query, target, s.alphabet, s.match, s.mismatch, s.open, s.extend))
+          << (s.alphabet == apps::Alphabet::dna ? "dna " : "protein ") << pair.rows << "x" << pair.columns
+          << " open " << s.open << " extend " << s.extend;
+    }
+  }
+}
+
+TEST(Wavefront, PrioritiesFollowTheDistanceToTheEndOfTheCriticalPath) {
+  EXPECT_EQ(trapeze::critical_path_priority(10, 10, -5, 5), 5);   // the first anti-diagonal: highest
+  EXPECT_EQ(trapeze::critical_path_priority(0, 10, -5, 5), -5);   // the last: lowest
+  EXPECT_EQ(trapeze::critical_path_priority(5, 10, -5, 5), 0);
+  EXPECT_EQ(trapeze::critical_path_priority(3, 10, 0, 0), 0);     // a policy without priorities
+  EXPECT_EQ(trapeze::critical_path_priority(0, 0, -5, 5), -5);    // one tile
+  for (trapeze::Index r = 0; r < 1000; ++r) {
+    EXPECT_LE(trapeze::critical_path_priority(r, 1000, 0, 7), trapeze::critical_path_priority(r + 1, 1000, 0, 7));
+  }
+}
+
+TEST(Wavefront, BadDataIsRefusedWithOneLine) {
+  const auto w = apps::make_smith_waterman(apps::Alphabet::dna, 2, -3, 5, 2);
+  const std::vector<std::uint8_t> four(4), five(5);
+  const auto expect_refused = [](const std::string& needle, auto body) {
+    try {
+      body();
+      FAIL() << "accepted; expected an error naming " << needle;
+    } catch (const trapeze::InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  expect_refused("row inputs hold 4 values, the wavefront needs 5",
+                 [&] { trapeze::WavefrontRun run(runtime(), w, {5, 5, four, five, {}, {}}, {2, 2}); });
+  expect_refused("at least 1x1, got 0x3",
+                 [&] { trapeze::WavefrontRun run(runtime(), w, {5, 5, five, five, {}, {}}, {0, 3}); });
+  expect_refused("extent must be >= 0", [&] { trapeze::WavefrontRun run(runtime(), w, {-1, 5, {}, five, {}, {}}, {2, 2}); });
+  expect_refused("gap costs", [] { apps::make_smith_waterman(apps::Alphabet::dna, 2, -3, -1, 2); });
+  expect_refused("alphabet must be dna or protein, got 'rna'", [] { apps::parse_alphabet("rna"); });
+}
+
+}  // namespace
