@@ -10,10 +10,6 @@
 
 namespace apps {
 
-namespace {
-
-// A whole number in [minimum, 2^63 - 1], checked on the text: CLI11 turns a
-// number past 64 bits into the largest one without a word.
 CLI::Validator whole_number(trapeze::Index minimum) {
   return CLI::Validator(
       [minimum](std::string& text) -> std::string {
@@ -26,8 +22,6 @@ CLI::Validator whole_number(trapeze::Index minimum) {
       },
       "INT>=" + std::to_string(minimum));
 }
-
-}  // namespace
 
 void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defaults) {
   o.size = defaults.size;
@@ -59,20 +53,12 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
                  "run every height in A:B, print measured and predicted time per step, write them to a CSV");
   cli.add_option("--sweep-csv", o.sweep_csv, "CSV file of --sweep-height (default: <app>-height-sweep.csv)");
   cli.add_option("--mode", o.mode, "trapezoid computation: shrink or full")->capture_default_str();
-  cli.add_option("--window", o.window,
-                 "most tasks held in StarPU at once (memory vs look-ahead); 0: automatic, at least 4 stages and 8192 tasks")
-      ->capture_default_str()
-      ->check(whole_number(0));
   cli.add_option("-b,--boundary", o.boundary, "boundary: clamp, periodic, constant or constant:V")
       ->capture_default_str();
   cli.add_option("-o,--output", o.output,
                  "write the final fields to this file: HDF5 when it ends in .h5 or .hdf5, else the app's text format");
   cli.add_option("--png", o.png, "write a picture of the final field");
-  cli.add_option("--trace", o.trace,
-                 "record a task timeline (StarPU FxT trace) into this directory; scripts/timeline.py draws it");
-  cli.add_flag("--verify", o.verify, "compare with the sequential reference; fail on any difference");
-  cli.add_flag("--json", o.json, "print one final JSON line instead of the summary");
-  cli.add_flag("--progress", o.progress, "report progress on stderr every second");
+  add_run_report_options(cli, o, "at least 4 stages and 8192 tasks");
 }
 
 static trapeze::Index parse_positive(const std::string& piece, const std::string& text, const std::string& what) {

@@ -5,11 +5,14 @@
 #include <string>
 
 #include "trapeze/geometry.hpp"
+#include "run_report.hpp"
 #include "trapeze/plan.hpp"
 
 namespace apps {
 
-struct CommonOptions {
+// The stencil apps' options; those of the report (--verify, --json,
+// --progress, --trace, --window) are every app's (run_report.hpp).
+struct CommonOptions : RunReportOptions {
   std::string size;
   trapeze::Index steps = 100;
   std::string tile;
@@ -19,7 +22,6 @@ struct CommonOptions {
   std::string sweep_height;  // "A:B"
   std::string sweep_csv;
   std::string mode = "shrink";
-  trapeze::Index window = 0;  // most tasks in StarPU at once; 0: automatic
   std::string boundary;
   std::string output;
   std::string input;        // HDF5 file of initial fields; its extent is the size
@@ -28,10 +30,6 @@ struct CommonOptions {
   std::string restart;      // a checkpoint to resume from (its extent is the size)
   bool size_given = false;  // --size was on the command line
   std::string png;
-  std::string trace;        // directory of an FxT task trace (scripts/timeline.py draws it)
-  bool verify = false;
-  bool json = false;
-  bool progress = false;
 };
 
 struct AppDefaults {
@@ -40,6 +38,10 @@ struct AppDefaults {
   std::string boundary;
   trapeze::Index steps;
 };
+
+// A whole number in [minimum, 2^63 - 1], checked on the text: CLI11 turns a
+// number past 64 bits into the largest one without a word.
+CLI::Validator whole_number(trapeze::Index minimum);
 
 void add_common_options(CLI::App& cli, CommonOptions& options, const AppDefaults& defaults);
 

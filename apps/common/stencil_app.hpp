@@ -296,7 +296,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
 
   std::optional<trapeze::Grid<typename S::value_type>> expected;
   if (options.verify) expected = grid;
-  const bool show_progress = options.progress || (!options.json && isatty(STDERR_FILENO));
+  const ProgressLine progress(name, options);
   const std::string boundary_name = trapeze::to_string(grid.boundary());
   const auto add_checkpoints = [&](trapeze::StencilRun<S>& run) {
     if (options.checkpoint.empty()) return;
@@ -306,15 +306,9 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
     });
   };
   const double seconds = timed_run(
-      runtime, stencil, grid, plan, run_steps,
-      [&](trapeze::Index done, trapeze::Index total) {
-        if (show_progress) {
-          fmt::print(stderr, "\r{}: {:5.1f}% of {} tasks", name, 100.0 * static_cast<double>(done) / static_cast<double>(total),
-                     total);
-        }
-      },
+      runtime, stencil, grid, plan, run_steps, progress.callback(),
       std::function<void(trapeze::StencilRun<S>&)>(add_checkpoints));
-  if (show_progress && seconds >= 1.0) fmt::print(stderr, "\n");
+  progress.finish(seconds);
 
   std::optional<std::string> mismatch;
   if (expected) {
@@ -355,14 +349,10 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                              {"seconds", seconds},
                              {"gcups", gcups},
                              {"verified", options.verify ? nlohmann::json(!mismatch) : nlohmann::json(nullptr)},
-                             {"workers", runtime.worker_count()},
-                             {"cuda_workers", runtime.cuda_worker_count()},
                              {"devices", gpu_only ? "gpu" : (cuda_ready && devices == trapeze::StageDevices::all ? "all" : "cpu")},
                              {"kernel_height", plan.kernel_height},
-                             {"window", plan.max_tasks_in_flight},
-                             {"peak_memory_bytes", peak_resident_bytes()},
-                             {"trace_file", runtime.trace_file().empty() ? nlohmann::json(nullptr) : nlohmann::json(runtime.trace_file())},
-                             {"scheduler", runtime.scheduler()}};
+                             {"window", plan.max_tasks_in_flight}};
+    report.update(runtime_report(runtime));
     fmt::print("{}\n", report.dump());
   } else {
     fmt::print("{} {} steps={} tile={} h={}{}{} workers={}{} sched={}: {:.4f} s, {:.3f} GCUPS{}\n", name, size,
@@ -372,10 +362,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                runtime.scheduler(), seconds, gcups,
                options.verify ? (mismatch ? ", VERIFY FAILED" : ", verified") : "");
   }
-  if (!runtime.trace_file().empty() && !options.json) {
-    fmt::print(stderr, "{}: task trace {} (complete at exit); draw it with scripts/timeline.py {}\n", name,
-               runtime.trace_file(), options.trace);
-  }
+  print_trace_hint(name, runtime, options);
   if (mismatch) {
     fmt::print(stderr, "{}: verify failed: {}\n", name, *mismatch);
     return exit_verify_failed;

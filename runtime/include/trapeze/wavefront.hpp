@@ -20,7 +20,8 @@
 //
 // A wavefront that reports one value folded over all cells (Smith-Waterman's
 // best score) declares `result_type` with `fold(result&, cell)` and
-// `merge(result&, other)`; its run then keeps only boundary strips, never the
+// `merge(result&, other)` (Result{} is the fold's identity: tiles and SIMD lanes
+// fold from it and merge); its run then keeps only boundary strips, never the
 // whole iteration space.
 #include <array>
 #include <concepts>

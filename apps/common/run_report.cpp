@@ -1,0 +1,54 @@
+#include "run_report.hpp"
+
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <utility>
+
+#include "app_options.hpp"
+#include "peak_memory.hpp"
+
+namespace apps {
+
+void add_run_report_options(CLI::App& cli, RunReportOptions& o, const std::string& automatic_window) {
+  cli.add_option("--window", o.window, "most tasks held in StarPU at once (memory vs look-ahead); 0: automatic, " +
+                                           automatic_window)
+      ->capture_default_str()
+      ->check(whole_number(0));
+  cli.add_option("--trace", o.trace,
+                 "record a task timeline (StarPU FxT trace) into this directory; scripts/timeline.py draws it");
+  cli.add_flag("--verify", o.verify, "compare with the sequential reference; fail on any difference");
+  cli.add_flag("--json", o.json, "print one final JSON line instead of the summary");
+  cli.add_flag("--progress", o.progress, "report progress on stderr every second");
+}
+
+ProgressLine::ProgressLine(std::string name, const RunReportOptions& options)
+    : name_(std::move(name)), shown_(options.progress || (!options.json && isatty(STDERR_FILENO))) {}
+
+trapeze::ProgressCallback ProgressLine::callback() const {
+  if (!shown_) return {};
+  return [name = name_](trapeze::Index done, trapeze::Index total) {
+    fmt::print(stderr, "\r{}: {:5.1f}% of {} tasks", name,
+               total > 0 ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0, total);
+  };
+}
+
+void ProgressLine::finish(double seconds) const {
+  if (shown_ && seconds >= 1.0) fmt::print(stderr, "\n");
+}
+
+nlohmann::json runtime_report(const trapeze::Runtime& runtime) {
+  return {{"workers", runtime.worker_count()},
+          {"cuda_workers", runtime.cuda_worker_count()},
+          {"scheduler", runtime.scheduler()},
+          {"peak_memory_bytes", peak_resident_bytes()},
+          {"trace_file", runtime.trace_file().empty() ? nlohmann::json(nullptr) : nlohmann::json(runtime.trace_file())}};
+}
+
+void print_trace_hint(const char* name, const trapeze::Runtime& runtime, const RunReportOptions& options) {
+  if (runtime.trace_file().empty() || options.json) return;
+  fmt::print(stderr, "{}: task trace {} (complete at exit); draw it with scripts/timeline.py {}\n", name,
+             runtime.trace_file(), options.trace);
+}
+
+}  // namespace apps

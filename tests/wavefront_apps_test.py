@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""The wavefront apps from the command line: FASTA input, scores known by
+hand, --json and --verify, and bad input refused with one line and exit 2.
+
+Usage: wavefront_apps_test.py APPS_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+failures = []
+
+
+def run(app, *args):
+    return subprocess.run([os.path.join(apps_dir, app), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, timeout=120)
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def json_line(app, *args):
+    done = run(app, "--json", *args)
+    check(done.returncode == 0, f"{app} {' '.join(args)} exit {done.returncode}: {done.stderr.strip()}")
+    return json.loads(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 else {}
+
+
+def refused(app, needle, *args):
+    done = run(app, *args)
+    lines = done.stderr.strip().splitlines()
+    check(done.returncode == 2 and len(lines) == 1 and needle in done.stderr,
+          f"{app} {' '.join(args)}: expected exit 2 and one line naming {needle!r}, got {done.returncode}: {done.stderr!r}")
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        def fasta(name, text):
+            path = os.path.join(tmp, name)
+            with open(path, "w") as f:
+                f.write(text)
+            return path
+
+        same = fasta("same.fa", ">q\nACGT\n")
+        # Scores by hand (match 2, mismatch -3, open 5, extend 2): ACGT against itself 4 matches = 8;
+        # no common residue = 0; GGGAAAACCC against GGGCCC: best is GGG or CCC (6), a gap of 4 costs 5+3*2=11.
+        check(json_line("smith-waterman", "--query", same, "--target", same, "--verify").get("score") == 8, "ACGT/ACGT = 8")
+        check(json_line("smith-waterman", "--query", fasta("a.fa", ">a\nAAAA\n"),
+                        "--target", fasta("t.fa", ">t\nTTTT\n")).get("score") == 0, "AAAA/TTTT = 0")
+        check(json_line("smith-waterman", "--query", fasta("g.fa", ">g\nGGGAAAACCC\n"),
+                        "--target", fasta("h.fa", ">h\nGGGCCC\n")).get("score") == 6, "gap of 4 not worth it")
+        # With a cheap linear gap (open = extend = 1) the gap pays: 12 - (1 + 3*1) = 8... O + (L-1)E = 4.
+        check(json_line("smith-waterman", "--query", os.path.join(tmp, "g.fa"), "--target", os.path.join(tmp, "h.fa"),
+                        "--gap-open", "1", "--gap-extend", "1").get("score") == 8, "gap of 4 at cost 4")
+        # Line breaks, CRLF, lowercase and a second record do not change the sequence.
+        multi = fasta("multi.fa", ">q long header\r\nacg\r\n\r\nT\r\n>second\nGGGG\n")
+        check(json_line("smith-waterman", "--query", multi, "--target", same).get("score") == 8, "multi-line FASTA")
+        report = json_line("smith-waterman", "--verify", "--size", "700x300", "--tile", "64x100", "--alphabet", "protein")
+        check(report.get("verified") is True and report.get("rows") == 700 and report.get("columns") == 300,
+              f"random protein pair verified: {report}")
+        check(json_line("smith-waterman", "--size", "0x9").get("score") == 0, "empty query scores 0")
+        check(json_line("sat", "--verify", "--size", "301x77", "--tile", "32x16").get("verified") is True, "sat verified")
+        check(json_line("sat", "--size", "10x10", "--max-pixel", "0").get("total") == 0, "sat of a black image")
+        for app in ("smith-waterman", "sat"):
+            check(run(app, "--help").returncode == 0, f"{app} --help")
+
+        refused("smith-waterman", "no-such.fa", "--query", os.path.join(tmp, "no-such.fa"), "--target", same)
+        refused("smith-waterman", "expected a '>' header line", "--query", fasta("bad.fa", "ACGT\n"), "--target", same)
+        refused("smith-waterman", "'1' is not a residue", "--query", fasta("digit.fa", ">d\nAC1T\n"), "--target", same)
+        refused("smith-waterman", "holds no record", "--query", fasta("empty.fa", ""), "--target", same)
+        refused("smith-waterman", "give both --query and --target", "--query", same)
+        refused("smith-waterman", "alphabet must be dna or protein, got 'rna'", "--alphabet", "rna")
+        refused("smith-waterman", "gap costs are penalties", "--gap-open", "-1")
+        refused("smith-waterman", "size must be QUERYxTARGET", "--size", "5x-1")
+        refused("smith-waterman", "--size is for random pairs", "--query", same, "--target", same, "--size", "5")
+        refused("smith-waterman", "tile", "--tile", "0x5")
+        refused("sat", "size", "--size", "0x5")
+        refused("sat", "more than this machine", "--size", "2000000x2000000")
+    print("wavefront apps:", "all checks passed" if not failures else f"{len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    apps_dir = sys.argv[1]
+    sys.exit(main())
