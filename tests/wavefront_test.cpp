@@ -125,6 +125,43 @@ TEST(Wavefront, SmithWatermanScoresEqualParasails) {
   }
 }
 
+// The README's example, as written there.
+struct LongestCommonSubsequence {
+  using value_type = int;
+  using row_input_type = char;     // the query, down the rows
+  using column_input_type = char;  // the target, along the columns
+  static constexpr std::array dependencies{trapeze::from_up, trapeze::from_left, trapeze::from_up_left};
+  TRAPEZE_HOST_DEVICE int boundary(trapeze::Index, trapeze::Index) const { return 0; }
+  TRAPEZE_HOST_DEVICE int operator()(const trapeze::WavefrontNeighbours<int>& at, char a, char b,
+                                     trapeze::NoInput) const {
+    return a == b ? at.up_left + 1 : (at.up > at.left ? at.up : at.left);
+  }
+};
+
+int lcs_length(const std::string& query, const std::string& target, const Shape& tile) {
+  trapeze::WavefrontRun run(runtime(), LongestCommonSubsequence{},
+                            {static_cast<trapeze::Index>(query.size()), static_cast<trapeze::Index>(target.size()),
+                             query, target, {}, {}},
+                            {tile.rows, tile.columns});
+  run.submit();
+  run.wait();
+  return run.last_cell();
+}
+
+TEST(Wavefront, ReadmeExampleComputesLongestCommonSubsequences) {
+  EXPECT_EQ(lcs_length("ABCBDAB", "BDCABA", {2, 3}), 4);  // BCBA
+  EXPECT_EQ(lcs_length("AGGTAB", "GXTXAYB", {1, 1}), 4);  // GTAB
+  std::mt19937 random(3);
+  std::string query(300, ' '), target(517, ' ');
+  for (char& c : query) c = static_cast<char>('a' + random() % 4);
+  for (char& c : target) c = static_cast<char>('a' + random() % 4);
+  int expected = 0;
+  trapeze::reference::wavefront(LongestCommonSubsequence{},
+                                trapeze::WavefrontData<LongestCommonSubsequence>{300, 517, query, target, {}, {}},
+                                &expected);
+  for (const Shape& tile : tilings) EXPECT_EQ(lcs_length(query, target, tile), expected) << tile.rows << "x" << tile.columns;
+}
+
 TEST(Wavefront, PrioritiesFollowTheDistanceToTheEndOfTheCriticalPath) {
   EXPECT_EQ(trapeze::critical_path_priority(10, 10, -5, 5), 5);   // the first anti-diagonal: highest
   EXPECT_EQ(trapeze::critical_path_priority(0, 10, -5, 5), -5);   // the last: lowest
