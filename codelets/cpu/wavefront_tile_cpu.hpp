@@ -6,10 +6,10 @@
 // anti-diagonals: at step s, lane k computes cell (k, s - k) of the stripe,
 // from lane k - 1's previous two steps (up, up-left) and its own previous
 // step (left). The lanes of one step are independent, so they overlap in
-// the pipeline and the compiler can vectorise across them: the row-by-row
+// the pipeline and the compiler vectorises across them: the row-by-row
 // order chains every cell to the one before it and ran Smith-Waterman at
-// 0.17 G cells/s on 2 cores, the stripes at 0.57 (docs/PERF.md). Rows left
-// over after the last whole stripe go row by row.
+// 0.16 G cells/s on 2 cores, stripes of 32 lanes at 1.7 (docs/PERF.md).
+// Rows left over after the last whole stripe go row by row.
 // Both orders compute every cell from the same three neighbours, so results
 // are identical, bit for bit.
 //
@@ -20,12 +20,39 @@
 // below reads as its up-left). The left strip receives the tile's last column.
 #include <starpu.h>
 
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
 #include "../wavefront_args.hpp"
 #include "trapeze/wavefront.hpp"
 
 namespace trapeze {
 
-inline constexpr int wavefront_lanes = 16;
+inline constexpr int wavefront_lanes = 32;
+
+// The lanes' cells stored as a structure of arrays: a cell made of whole
+// machine words (Smith-Waterman's three int32, a summed-area uint64) is kept
+// word by word, lane k's word beside lane k + 1's, so the update reads and
+// writes each field contiguously across lanes and vectorises; stored as an
+// array of structs, GCC interleaved the fields and vectorised 2 lanes at most.
+template <typename T, int Lanes>
+struct LaneCells {
+  using Word = std::conditional_t<alignof(T) >= 8 && sizeof(T) % 8 == 0, std::uint64_t,
+                                  std::conditional_t<alignof(T) >= 4 && sizeof(T) % 4 == 0, std::uint32_t,
+                                                     unsigned char>>;
+  static constexpr int words = sizeof(T) / sizeof(Word);
+  alignas(64) Word word[words][Lanes];
+
+  T get(int lane) const {
+    T cell;
+    for (int i = 0; i < words; ++i) std::memcpy(reinterpret_cast<char*>(&cell) + i * sizeof(Word), &word[i][lane], sizeof(Word));
+    return cell;
+  }
+  void set(int lane, const T& cell) {
+    for (int i = 0; i < words; ++i) std::memcpy(&word[i][lane], reinterpret_cast<const char*>(&cell) + i * sizeof(Word), sizeof(Word));
+  }
+};
 
 template <Wavefront W>
 struct WavefrontTileView {
@@ -85,11 +112,13 @@ void wavefront_stripe(const W& w, const WavefrontTileArgs<W>& a, const Wavefront
   const Index columns = a.columns;
   // [0] is the row above the stripe; [k + 1] lane k. A lane that has not
   // started holds its row's left boundary (column -1).
-  T buffers[3][lanes + 1];
-  T* two_back = buffers[0];
-  T* one_back = buffers[1];
-  T* now = buffers[2];
-  for (int k = 0; k < lanes; ++k) one_back[k + 1] = two_back[k + 1] = now[k + 1] = v.left[first + k];
+  LaneCells<T, lanes + 1> buffers[3];
+  LaneCells<T, lanes + 1>* two_back = &buffers[0];
+  LaneCells<T, lanes + 1>* one_back = &buffers[1];
+  LaneCells<T, lanes + 1>* now = &buffers[2];
+  for (int k = 0; k < lanes; ++k) {
+    for (auto* b : {two_back, one_back, now}) b->set(k + 1, v.left[first + k]);
+  }
   const T corner = v.left[first + lanes - 1];  // (last row, column -1): the next stripe's up-left
   row_input_of<W> row_inputs[lanes];
   for (int k = 0; k < lanes; ++k) row_inputs[k] = v.row_input(first + k);
@@ -97,43 +126,44 @@ void wavefront_stripe(const W& w, const WavefrontTileArgs<W>& a, const Wavefront
   for (Index s = 0; s < columns + lanes - 1; ++s) {
     // Lane 0's up and up-left: the row above at columns s and s - 1 (the
     // stripe's last lane rewrites column c only at step c + lanes - 1).
-    one_back[0] = s < columns ? v.top[s + 1] : T{};
-    two_back[0] = s <= columns ? v.top[s] : T{};
+    one_back->set(0, s < columns ? v.top[s + 1] : T{});
+    two_back->set(0, s <= columns ? v.top[s] : T{});
     const Index j0 = a.first_column + s;
     if (s >= lanes - 1 && s < columns) {
-      // Every lane inside the tile: no conditions and independent lanes. GCC
-      // vectorises plain cells; cells that are structs (Smith-Waterman's h, e,
-      // f) it must interleave, and there it uses 2-lane vectors at most
-      // (forcing 8 with `omp simd` was no faster): the gain is then the
-      // lanes' independence, 3.4x over row by row.
+      // Every lane inside the tile: no conditions and independent lanes (the
+      // three buffers are distinct, which the compiler cannot see through
+      // the rotating pointers).
+      const LaneCells<T, lanes + 1>* __restrict up_row = one_back;
+      const LaneCells<T, lanes + 1>* __restrict diagonal_row = two_back;
+      LaneCells<T, lanes + 1>* __restrict out = now;
       for (int k = 0; k < lanes; ++k) {
-        now[k + 1] = w(WavefrontNeighbours<T>{one_back[k], one_back[k + 1], two_back[k], i0 + k, j0 - k},
-                       row_inputs[k], v.column_input(s - k), v.cell_input(first + k, s - k));
+        out->set(k + 1, w(WavefrontNeighbours<T>{up_row->get(k), up_row->get(k + 1), diagonal_row->get(k), i0 + k, j0 - k},
+                          row_inputs[k], v.column_input(s - k), v.cell_input(first + k, s - k)));
       }
       if constexpr (folds_result_v<W>) {
-        for (int k = 0; k < lanes; ++k) w.fold(lane_results[k], now[k + 1]);
+        for (int k = 0; k < lanes; ++k) w.fold(lane_results[k], now->get(k + 1));
       }
     } else {
       for (int k = 0; k < lanes; ++k) {
         const Index c = s - k;
         if (c < 0 || c >= columns) {
-          now[k + 1] = one_back[k + 1];
+          now->set(k + 1, one_back->get(k + 1));
           continue;
         }
-        now[k + 1] = w(WavefrontNeighbours<T>{one_back[k], one_back[k + 1], two_back[k], i0 + k, j0 - k},
-                       row_inputs[k], v.column_input(c), v.cell_input(first + k, c));
-        if constexpr (folds_result_v<W>) w.fold(lane_results[k], now[k + 1]);
+        now->set(k + 1, w(WavefrontNeighbours<T>{one_back->get(k), one_back->get(k + 1), two_back->get(k), i0 + k, j0 - k},
+                          row_inputs[k], v.column_input(c), v.cell_input(first + k, c)));
+        if constexpr (folds_result_v<W>) w.fold(lane_results[k], now->get(k + 1));
       }
     }
     if (v.output) {
       for (int k = 0; k < lanes; ++k) {
         const Index c = s - k;
-        if (c >= 0 && c < columns) v.output[(first + k) * v.output_ld + c] = now[k + 1];
+        if (c >= 0 && c < columns) v.output[(first + k) * v.output_ld + c] = now->get(k + 1);
       }
     }
-    if (s >= lanes - 1) v.top[s - (lanes - 1) + 1] = now[lanes];  // the last lane's cell: the row below reads it
-    if (s >= columns - 1) v.left[first + (s - (columns - 1))] = now[s - (columns - 1) + 1];  // a lane's last cell
-    T* oldest = two_back;
+    if (s >= lanes - 1) v.top[s - (lanes - 1) + 1] = now->get(lanes);  // the last lane's cell: the row below reads it
+    if (s >= columns - 1) v.left[first + (s - (columns - 1))] = now->get(s - (columns - 1) + 1);  // a lane's last cell
+    auto* oldest = two_back;
     two_back = one_back;
     one_back = now;
     now = oldest;
