@@ -65,7 +65,11 @@ def main():
         check(json_line("smith-waterman", "--size", "0x9").get("score") == 0, "empty query scores 0")
         check(json_line("sat", "--verify", "--size", "301x77", "--tile", "32x16").get("verified") is True, "sat verified")
         check(json_line("sat", "--size", "10x10", "--max-pixel", "0").get("total") == 0, "sat of a black image")
-        for app in ("smith-waterman", "sat"):
+        check(json_line("dtw", "--verify", "--size", "999x501", "--tile", "100x64").get("verified") is True, "dtw verified")
+        report = json_line("inthist", "--verify", "--size", "123x77", "--tile", "40x33", "--bins", "32")
+        check(report.get("verified") is True and sum(report.get("histogram", [])) == 123 * 77,
+              f"inthist verified, its histogram counts every pixel: {report.get('histogram')}")
+        for app in ("smith-waterman", "sat", "dtw", "inthist"):
             check(run(app, "--help").returncode == 0, f"{app} --help")
 
         refused("smith-waterman", "no-such.fa", "--query", os.path.join(tmp, "no-such.fa"), "--target", same)
@@ -79,6 +83,8 @@ def main():
         refused("smith-waterman", "--size is for random pairs", "--query", same, "--target", same, "--size", "5")
         refused("smith-waterman", "tile", "--tile", "0x5")
         refused("sat", "size", "--size", "0x5")
+        refused("inthist", "bins must be 8, 16, 32 or 64, got 10", "--bins", "10")
+        refused("dtw", "size", "--size", "7x")
         refused("sat", "more than this machine", "--size", "2000000x2000000")
     print("wavefront apps:", "all checks passed" if not failures else f"{len(failures)} failed")
     return 1 if failures else 0

@@ -5,6 +5,7 @@
 #include <parasail/matrices/blosum62.h>
 
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -14,6 +15,8 @@
 #include "trapeze/wavefront_reference.hpp"
 #include "trapeze/wavefront_run.hpp"
 #include "wavefronts/alignment_scoring.hpp"
+#include "wavefronts/dynamic_time_warping.hpp"
+#include "wavefronts/integral_histogram.hpp"
 #include "wavefronts/smith_waterman.hpp"
 #include "wavefronts/summed_area_table.hpp"
 
@@ -80,6 +83,51 @@ TEST(Wavefront, SmithWatermanEqualsTheReferenceOnEveryTiling) {
         const apps::AlignmentCell got = run.last_cell();
         EXPECT_TRUE(got.h == last.h && got.e == last.e && got.f == last.f) << describe(space, tile);
       }
+    }
+  }
+}
+
+TEST(Wavefront, DynamicTimeWarpingEqualsTheReferenceBitForBit) {
+  std::mt19937_64 random(5);
+  std::normal_distribution<double> step(0.0, 1.0);
+  for (const Shape& space : odd_spaces) {
+    std::vector<double> a(static_cast<std::size_t>(space.rows)), b(static_cast<std::size_t>(space.columns));
+    for (double& x : a) x = step(random);
+    for (double& x : b) x = step(random);
+    const trapeze::WavefrontData<apps::DynamicTimeWarping> data{space.rows, space.columns, a, b, {}, {}};
+    double expected = 0;
+    trapeze::reference::wavefront(apps::DynamicTimeWarping{}, data, &expected);
+    if (space.rows == 0 || space.columns == 0) continue;
+    for (const Shape& tile : tilings) {
+      trapeze::WavefrontRun run(runtime(), apps::DynamicTimeWarping{}, data, {tile.rows, tile.columns});
+      run.submit();
+      run.wait();
+      const double got = run.last_cell();
+      EXPECT_EQ(std::memcmp(&expected, &got, sizeof expected), 0)
+          << describe(space, tile) << ": " << got << " against " << expected;
+    }
+  }
+}
+
+TEST(Wavefront, IntegralHistogramEqualsTheReferenceOnEveryTiling) {
+  using Histogram = apps::IntegralHistogram<8>;
+  std::mt19937 random(9);
+  for (const Shape& space : odd_spaces) {
+    std::vector<std::uint8_t> bins(static_cast<std::size_t>(space.rows * space.columns));
+    for (auto& b : bins) b = static_cast<std::uint8_t>(random() % 8);
+    std::vector<apps::BinCounts<8>> expected(bins.size());
+    trapeze::WavefrontData<Histogram> data{space.rows, space.columns, {}, {}, bins, expected};
+    trapeze::reference::wavefront(Histogram{}, data);
+    for (const Shape& tile : tilings) {
+      std::vector<apps::BinCounts<8>> output(bins.size());
+      data.output = output;
+      {
+        trapeze::WavefrontRun run(runtime(), Histogram{}, data, {tile.rows, tile.columns});
+        run.submit();
+        run.wait();
+      }
+      EXPECT_EQ(std::memcmp(output.data(), expected.data(), output.size() * sizeof(apps::BinCounts<8>)), 0)
+          << describe(space, tile);
     }
   }
 }
