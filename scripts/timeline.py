@@ -35,6 +35,12 @@ KIND_COLOURS = {
     "checkpoint": "#8e44ad",
 }
 OTHER_COLOUR = "#9e9e9e"
+# Wavefront tiles are coloured by anti-diagonal (their priority is their
+# distance to the end of the critical path), six hues in turn, so tiles of
+# neighbouring diagonals running side by side show the missing barrier.
+DIAGONAL_HUES = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
+for _i, _hue in enumerate(DIAGONAL_HUES):
+    KIND_COLOURS[f"diagonal mod 6 = {_i}"] = _hue
 
 
 class TraceError(Exception):
@@ -84,18 +90,22 @@ def task_kind(record):
             return value
         if value.startswith("trapeze_stage"):
             return "stage"
+        if value.startswith("trapeze_wavefront"):
+            return "wavefront"
     return record.get("Model") or record.get("Name") or "other"
 
 
 def read_tasks(path):
     """Tasks that ran: (kind, worker, memory node, start ms, end ms)."""
     tasks = []
+    priorities = []
     record = {}
 
     def flush():
         if {"StartTime", "EndTime", "WorkerId"} <= record.keys():
             tasks.append((task_kind(record), int(record["WorkerId"]),
                           int(record.get("MemoryNode", "0")), float(record["StartTime"]), float(record["EndTime"])))
+            priorities.append(int(record.get("Priority", "0")))
         record.clear()
 
     with open(path, errors="replace") as f:
@@ -109,7 +119,11 @@ def read_tasks(path):
     flush()
     if not tasks:
         raise TraceError(f"'{path}' holds no task that ran")
-    return tasks
+    # Anti-diagonal d of a wavefront: the d-th highest priority among its tiles.
+    levels = sorted({p for (kind, *_), p in zip(tasks, priorities) if kind == "wavefront"}, reverse=True)
+    diagonal = {p: d for d, p in enumerate(levels)}
+    return [(f"diagonal mod 6 = {diagonal[p] % len(DIAGONAL_HUES)}", *rest) if kind == "wavefront" else (kind, *rest)
+            for (kind, *rest), p in zip(tasks, priorities)]
 
 
 def worker_labels(tasks):
