@@ -69,6 +69,8 @@ int main(int argc, char** argv) {
     return apps::run_wavefront_app<apps::SmithWaterman>(
         "smith-waterman", options, w, data, [&](const auto& outcome, nlohmann::json& report) {
           report["score"] = outcome.result;
+          const apps::AlignmentCell& last = outcome.last_cell;  // (h, e, f) of the last cell, for bit-exact comparisons
+          report["last_cell"] = {last.h, last.e, last.f};
           report["alphabet"] = alphabet_name;
           report["gap_open"] = open;
           report["gap_extend"] = extend;

@@ -6,9 +6,12 @@ Usage: wavefront_apps_test.py APPS_DIR
 """
 import json
 import os
+import random
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 failures = []
 
@@ -35,6 +38,34 @@ def refused(app, needle, *args):
     lines = done.stderr.strip().splitlines()
     check(done.returncode == 2 and len(lines) == 1 and needle in done.stderr,
           f"{app} {' '.join(args)}: expected exit 2 and one line naming {needle!r}, got {done.returncode}: {done.stderr!r}")
+
+
+def killed_and_restarted(tmp):
+    """smith-waterman killed with SIGKILL at random moments after its first
+    checkpoint, restarted from its last one: the score and the last cell
+    (h, e, f) equal the uninterrupted run's."""
+    app = os.path.join(apps_dir, "smith-waterman")
+    args = ["--size", "30000x20000", "--tile", "1024", "--json"]
+    whole = json_line("smith-waterman", *args)
+    rng = random.Random(int(os.environ.get("TRAPEZE_TEST_SEED", "0")) or None)
+    for attempt in range(3):
+        checkpoint = os.path.join(tmp, f"sw-{attempt}.ckpt")
+        run = subprocess.Popen([app, *args, "--checkpoint", checkpoint, "--checkpoint-every", "2"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 60
+        while not os.path.exists(checkpoint) and run.poll() is None and time.time() < deadline:
+            time.sleep(0.005)
+        time.sleep(rng.uniform(0.0, 0.3))
+        run.send_signal(signal.SIGKILL)
+        run.wait()
+        check(os.path.exists(checkpoint), f"attempt {attempt}: no checkpoint written")
+        if not os.path.exists(checkpoint):
+            continue
+        resumed = json_line("smith-waterman", *args, "--restart", checkpoint)
+        check(resumed.get("score") == whole.get("score") and resumed.get("last_cell") == whole.get("last_cell"),
+              f"attempt {attempt}: restarted from row {resumed.get('first_row')}: {resumed.get('score')} "
+              f"{resumed.get('last_cell')} against {whole.get('score')} {whole.get('last_cell')}")
+        print(f"killed and restarted from row {resumed.get('first_row')}: score {resumed.get('score')}")
 
 
 def main():
@@ -71,6 +102,22 @@ def main():
               f"inthist verified, its histogram counts every pixel: {report.get('histogram')}")
         for app in ("smith-waterman", "sat", "dtw", "inthist"):
             check(run(app, "--help").returncode == 0, f"{app} --help")
+
+        killed_and_restarted(tmp)
+        ckpt = os.path.join(tmp, "sw-0.ckpt")
+        with open(ckpt, "rb") as f:
+            data = f.read()
+        truncated = fasta("truncated.ckpt", "")
+        with open(truncated, "wb") as f:
+            f.write(data[: len(data) // 2])
+        refused("smith-waterman", "is truncated", "--size", "30000x20000", "--restart", truncated)
+        refused("smith-waterman", "is not a Trapeze wavefront checkpoint", "--restart", same)
+        refused("smith-waterman", "was written for other inputs", "--size", "30000x20001", "--restart", ckpt)
+        refused("dtw", "holds smith-waterman's state, not dtw's", "--restart", ckpt)
+        refused("sat", "--checkpoint and --restart are for score-only apps", "--checkpoint", ckpt, "--checkpoint-every", "1")
+        refused("smith-waterman", "go together", "--checkpoint", ckpt)
+        garbage = fasta("garbage.fa", ">g\nAC\x01\xffGT\n")
+        refused("smith-waterman", "\\x01", "--query", garbage, "--target", same)
 
         refused("smith-waterman", "no-such.fa", "--query", os.path.join(tmp, "no-such.fa"), "--target", same)
         refused("smith-waterman", "expected a '>' header line", "--query", fasta("bad.fa", "ACGT\n"), "--target", same)

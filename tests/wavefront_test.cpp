@@ -132,6 +132,42 @@ TEST(Wavefront, IntegralHistogramEqualsTheReferenceOnEveryTiling) {
   }
 }
 
+TEST(Wavefront, RunsResumedFromEveryCheckpointEndAsTheWholeRunDoes) {
+  const auto w = apps::make_smith_waterman(apps::Alphabet::protein, 0, 0, 10, 1);
+  for (const Shape& space : std::vector<Shape>{{301, 257}, {64, 1000}, {1000, 5}}) {
+    const std::string query = apps::random_residues(space.rows, apps::Alphabet::protein, 31);
+    const std::string target = apps::random_residues(space.columns, apps::Alphabet::protein, 32);
+    const auto q = apps::encode(query, apps::Alphabet::protein), t = apps::encode(target, apps::Alphabet::protein);
+    const trapeze::WavefrontData<apps::SmithWaterman> data{space.rows, space.columns, q, t, {}, {}};
+    apps::AlignmentCell last{};
+    const std::int32_t expected = trapeze::reference::wavefront(w, data, &last);
+    for (const Shape& tile : std::vector<Shape>{{16, 40}, {7, 300}, {64, 64}}) {
+      for (const trapeze::Index every : {1, 3}) {
+        std::vector<trapeze::WavefrontCheckpoint<apps::SmithWaterman>> checkpoints;
+        {
+          trapeze::WavefrontRun run(runtime(), w, data, {tile.rows, tile.columns});
+          run.checkpoint_every(every, [&](const auto& c) { checkpoints.push_back(c); });
+          run.submit();
+          run.wait();
+          EXPECT_EQ(run.result(), expected);
+        }
+        const trapeze::Index tile_rows = (space.rows + tile.rows - 1) / tile.rows;
+        ASSERT_EQ(static_cast<trapeze::Index>(checkpoints.size()), (tile_rows - 1) / every) << describe(space, tile);
+        for (std::size_t k = 0; k < checkpoints.size(); ++k) {
+          EXPECT_EQ(checkpoints[k].first_row, static_cast<trapeze::Index>(k + 1) * every * tile.rows);  // in order
+          // Resumed with other tiles: the cells do not depend on the tiling.
+          trapeze::WavefrontRun resumed(runtime(), w, data, {tile.columns, tile.rows}, checkpoints[k]);
+          resumed.submit();
+          resumed.wait();
+          const apps::AlignmentCell got = resumed.last_cell();
+          EXPECT_EQ(resumed.result(), expected) << describe(space, tile) << " from row " << checkpoints[k].first_row;
+          EXPECT_TRUE(got.h == last.h && got.e == last.e && got.f == last.f) << describe(space, tile);
+        }
+      }
+    }
+  }
+}
+
 // parasail's scalar Smith-Waterman, with a matrix like ours.
 int parasail_score(const std::string& query, const std::string& target, apps::Alphabet alphabet, int match,
                    int mismatch, int open, int extend) {

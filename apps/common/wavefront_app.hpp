@@ -16,6 +16,7 @@
 #include "app_main.hpp"
 #include "app_options.hpp"
 #include "run_report.hpp"
+#include "wavefront_checkpoint.hpp"
 #include "trapeze/memory_limits.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/wavefront_reference.hpp"
@@ -25,6 +26,9 @@ namespace apps {
 
 struct WavefrontOptions : RunReportOptions {
   std::string tile = "512x512";
+  std::string checkpoint;             // file the run's state goes to every checkpoint_every tile rows
+  trapeze::Index checkpoint_every = 0;
+  std::string restart;                // a checkpoint to resume from
 };
 
 void add_wavefront_options(CLI::App& cli, WavefrontOptions& options);
@@ -44,12 +48,60 @@ bool same_bits(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
+// What a checkpoint must match: the cell update's parameters and every input.
+template <trapeze::Wavefront W>
+std::uint64_t wavefront_fingerprint(const W& w, const trapeze::WavefrontData<W>& data) {
+  std::uint64_t h = fingerprint_bytes(&w, sizeof w);
+  h = fingerprint_bytes(&data.rows, sizeof data.rows, h);
+  h = fingerprint_bytes(&data.columns, sizeof data.columns, h);
+  h = fingerprint_bytes(data.row_inputs.data(), data.row_inputs.size_bytes(), h);
+  h = fingerprint_bytes(data.column_inputs.data(), data.column_inputs.size_bytes(), h);
+  return fingerprint_bytes(data.cell_inputs.data(), data.cell_inputs.size_bytes(), h);
+}
+
+// The state a --restart file holds, checked against this run's app and inputs.
+template <trapeze::Wavefront W>
+trapeze::WavefrontResume<W> read_resume(const char* name, const std::string& path, const W& w,
+                                        const trapeze::WavefrontData<W>& data) {
+  using T = typename W::value_type;
+  const WavefrontCheckpointFile f = read_wavefront_checkpoint(path);
+  const std::string what = "--restart '" + trapeze::quoted(path) + "'";
+  if (f.app != name) throw trapeze::InvalidArgument(what + " holds " + trapeze::quoted(f.app) + "'s state, not " + name + "'s");
+  if (f.rows != data.rows || f.columns != data.columns || f.fingerprint != wavefront_fingerprint(w, data)) {
+    throw trapeze::InvalidArgument(what + " was written for other inputs or parameters (" + std::to_string(f.rows) + "x" +
+                                   std::to_string(f.columns) + ")");
+  }
+  if (f.cell_bytes != sizeof(T) || f.result_bytes != sizeof(trapeze::result_of<W>)) {
+    throw trapeze::InvalidArgument(what + " was written by another build (cells of " + std::to_string(f.cell_bytes) + " bytes)");
+  }
+  trapeze::WavefrontResume<W> resume;
+  resume.first_row = f.first_row;
+  if (f.first_row > 0) {
+    resume.top_row.resize(static_cast<std::size_t>(data.columns + 1));
+    std::memcpy(resume.top_row.data(), f.top_row.data(), f.top_row.size());
+  }
+  std::memcpy(&resume.folded, f.folded.data(), f.folded.size());
+  return resume;
+}
+
 // Runs `wavefront` over `data` and reports. `describe` adds the app's fields
 // to the JSON line and returns the summary's tail (e.g. "score 42").
 template <trapeze::Wavefront W>
 int run_wavefront_app(const char* name, const WavefrontOptions& options, const W& wavefront,
                       const trapeze::WavefrontData<W>& data,
                       const std::function<std::string(const WavefrontOutcome<W>&, nlohmann::json&)>& describe) {
+  if (!data.output.empty() && (!options.checkpoint.empty() || !options.restart.empty())) {
+    throw trapeze::InvalidArgument(std::string(name) +
+                                   " keeps every cell, and a checkpoint holds only the row above the rest: "
+                                   "--checkpoint and --restart are for score-only apps");
+  }
+  if (options.checkpoint.empty() != (options.checkpoint_every == 0)) {
+    throw trapeze::InvalidArgument("--checkpoint FILE and --checkpoint-every N (rows of tiles) go together");
+  }
+  const std::uint64_t fingerprint = wavefront_fingerprint(wavefront, data);
+  trapeze::WavefrontResume<W> resume;
+  if (!options.restart.empty()) resume = read_resume(name, options.restart, wavefront, data);
+  const trapeze::Index first_row = resume.first_row;
   trapeze::WavefrontPlan plan = make_wavefront_plan(options);
   plan.max_tasks_in_flight = options.window;
   trapeze::RuntimeOptions runtime_options;
@@ -60,14 +112,25 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
   trapeze::Index tiles = 0;
   double seconds = 0;
   {
-    trapeze::WavefrontRun run(runtime, wavefront, data, plan);
+    trapeze::WavefrontRun run(runtime, wavefront, data, plan, std::move(resume));
     tiles = run.tiles();
+    if (!options.checkpoint.empty()) {
+      run.checkpoint_every(options.checkpoint_every, [&](const trapeze::WavefrontCheckpoint<W>& state) {
+        WavefrontCheckpointFile f{name, data.rows, data.columns, fingerprint, state.first_row,
+                                  sizeof(typename W::value_type), sizeof(trapeze::result_of<W>), {}, {}};
+        const auto* top = reinterpret_cast<const unsigned char*>(state.top_row.data());
+        f.top_row.assign(top, top + state.top_row.size() * sizeof(typename W::value_type));
+        const auto* folded = reinterpret_cast<const unsigned char*>(&state.folded);
+        f.folded.assign(folded, folded + sizeof state.folded);
+        write_wavefront_checkpoint(options.checkpoint, f);
+      });
+    }
     const auto start = std::chrono::steady_clock::now();
     run.submit();
     run.wait(progress.callback());
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     outcome.result = run.result();
-    if (tiles > 0) outcome.last_cell = run.last_cell();
+    if (data.rows > 0 && data.columns > 0) outcome.last_cell = run.last_cell();
   }
   progress.finish(seconds);
 
@@ -82,7 +145,7 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
       if (!same_bits(outcome.result, expected.result)) mismatch = "the folded result differs from the sequential reference";
     }
     if (mismatch) {
-    } else if (tiles > 0 && !same_bits(outcome.last_cell, expected.last_cell)) {
+    } else if (data.rows > 0 && data.columns > 0 && !same_bits(outcome.last_cell, expected.last_cell)) {
       mismatch = "the last cell differs from the sequential reference";
     } else if (!data.output.empty() &&
                std::memcmp(data.output.data(), expected_output.data(), data.output.size_bytes()) != 0) {
@@ -100,6 +163,7 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
                            {"columns", data.columns},
                            {"tile", fmt::format("{}x{}", plan.tile_rows, plan.tile_columns)},
                            {"tiles", tiles},
+                           {"first_row", first_row},
                            {"window", plan.max_tasks_in_flight},
                            {"seconds", seconds},
                            {"gcups", gcups},

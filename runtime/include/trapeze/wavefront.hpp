@@ -27,6 +27,7 @@
 #include <concepts>
 #include <span>
 #include <type_traits>
+#include <vector>
 
 #include "trapeze/geometry.hpp"
 #include "trapeze/neighbourhood.hpp"  // TRAPEZE_HOST_DEVICE
@@ -115,6 +116,21 @@ struct WavefrontData {
   // (empty: only strips and the folded result are kept).
   std::span<typename W::value_type> output;
 };
+
+// A run that resumes where another stopped (a checkpoint): the rows before
+// `first_row` are done, `top_row` holds row first_row - 1 (columns + 1 values,
+// column -1 first) and `folded` the fold over the rows done. The default
+// starts at row 0 from the boundary.
+template <Wavefront W>
+struct WavefrontResume {
+  Index first_row = 0;
+  std::vector<typename W::value_type> top_row;
+  result_of<W> folded{};
+};
+
+// What a checkpoint holds: the same, after a whole row of tiles.
+template <Wavefront W>
+using WavefrontCheckpoint = WavefrontResume<W>;
 
 // StarPU priority of a tile task `remaining` tiles from the end of the
 // wavefront's critical path (of `longest` tiles after the first): the

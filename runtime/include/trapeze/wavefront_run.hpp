@@ -27,6 +27,12 @@
 #include <starpu.h>
 
 #include <algorithm>
+#include <atomic>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <tuple>
 #include <string>
 #include <typeinfo>
 #include <vector>
@@ -52,13 +58,17 @@ class WavefrontRun {
   using T = typename W::value_type;
   using Result = result_of<W>;
 
-  WavefrontRun(Runtime& runtime, const W& wavefront, const WavefrontData<W>& data, const WavefrontPlan& plan)
+  // `resume`: start after the rows a checkpoint holds (default: from row 0).
+  WavefrontRun(Runtime& runtime, const W& wavefront, const WavefrontData<W>& data, const WavefrontPlan& plan,
+               WavefrontResume<W> resume = {})
       : runtime_(runtime), wavefront_(wavefront), data_(checked(data)), plan_(checked(plan)),
-        tile_rows_(tile_count(data.rows, plan.tile_rows)), tile_columns_(tile_count(data.columns, plan.tile_columns)),
+        first_row_(checked(resume, data).first_row), resumed_(std::move(resume)),
+        tile_rows_(tile_count(data.rows - first_row_, plan.tile_rows)),
+        tile_columns_(tile_count(data.columns, plan.tile_columns)),
         window_(window_capacity(plan, std::min(tile_rows_, tile_columns_)), [this] { return submit_next_diagonal(); },
                 [this] { return submitted_ && next_diagonal_ < diagonals(); }) {
     check_memory();
-    init_codelet();
+    init_codelets();
     register_strips();
     register_inputs_and_output();
   }
@@ -86,15 +96,36 @@ class WavefrontRun {
     window_.fill(submission, !throttled);
   }
 
+  // Checkpoints: after every `tile_rows` rows of tiles, tasks copy the top
+  // strips (the row below the last finished tile row) and the fold so far,
+  // each as soon as its column's tile is done, and a task on a CPU worker then
+  // calls `write`, while the tiles below go on (each waits only for its
+  // column's copy). Checkpoints are written in order. Call before submit().
+  // A throwing `write` fails the run: wait() rethrows it.
+  using CheckpointWriter = std::function<void(const WavefrontCheckpoint<W>&)>;
+  void checkpoint_every(Index tile_rows, CheckpointWriter write) {
+    if (tile_rows < 1) throw InvalidArgument("checkpoint interval must be >= 1 row of tiles, got " + std::to_string(tile_rows));
+    if (submitted_) throw Error("checkpoint_every() must come before submit()");
+    checkpoint_every_ = tile_rows;
+    checkpoint_write_ = std::move(write);
+    writer_order_ = void_handle();
+  }
+  // The first row of the latest checkpoint written (-1: none yet).
+  Index checkpoint_rows_written() const { return checkpoint_rows_written_.load(); }
+
   // Blocks until every tile has run, then gathers the folded result.
   void wait(const ProgressCallback& progress = {}) {
     std::function<void()> tick;
-    if (progress) tick = [this, progress] { progress(window_.completed(), tiles()); };
+    if (progress) tick = [this, progress] { progress(window_.completed(), tasks_in_run()); };
     window_.wait_until_done(tick);
+    if (checkpoint_failed_.load()) {
+      std::lock_guard lock(checkpoint_error_mutex_);
+      throw Error(checkpoint_error_);
+    }
     if (!submitted_ || gathered_) return;
     gathered_ = true;
     if constexpr (folds_result_v<W>) {
-      result_ = Result{};
+      result_ = resumed_.folded;
       for (std::size_t a = 0; a < results_.size(); ++a) {
         Acquired acquired(result_handles_[a].get());
         wavefront_.merge(result_, results_[a]);
@@ -103,6 +134,8 @@ class WavefrontRun {
     if (tiles() > 0) {
       Acquired acquired(top_handles_.back().get());
       last_cell_ = top_strips_.back().back();
+    } else if (first_row_ == data_.rows && data_.rows > 0 && data_.columns > 0) {
+      last_cell_ = resumed_.top_row.back();  // resumed after the last row: nothing left to run
     }
   }
 
@@ -113,11 +146,16 @@ class WavefrontRun {
   }
   // The value of the last cell, (rows - 1, columns - 1) (after wait()).
   T last_cell() const {
-    if (!gathered_ || tiles() == 0) throw Error("a wavefront's last cell is known after wait() of a non-empty run");
+    if (!gathered_ || data_.rows == 0 || data_.columns == 0) throw Error("a wavefront's last cell is known after wait() of a non-empty run");
     return last_cell_;
   }
 
   Index tiles() const { return tile_rows_ * tile_columns_; }
+  // Tile tasks, and the copies and writes of checkpoints.
+  Index tasks_in_run() const {
+    const Index checkpoints = checkpoint_every_ > 0 && tile_rows_ > 0 ? (tile_rows_ - 1) / checkpoint_every_ : 0;
+    return tiles() + checkpoints * (tile_columns_ + 1);
+  }
   Index tile_rows() const { return tile_rows_; }
   Index tile_columns() const { return tile_columns_; }
   Index tasks_submitted() const { return window_.submitted(); }
@@ -161,6 +199,24 @@ class WavefrontRun {
     return data;
   }
 
+  static const WavefrontResume<W>& checked(const WavefrontResume<W>& resume, const WavefrontData<W>& data) {
+    if (resume.first_row < 0 || resume.first_row > data.rows) {
+      throw InvalidArgument("a resumed wavefront starts at row " + std::to_string(resume.first_row) +
+                            ", outside its " + std::to_string(data.rows) + " rows");
+    }
+    if (resume.first_row > 0 && static_cast<Index>(resume.top_row.size()) != data.columns + 1) {
+      throw InvalidArgument("a resumed wavefront's row above holds " + std::to_string(resume.top_row.size()) +
+                            " values, the wavefront needs " + std::to_string(data.columns + 1));
+    }
+    return resume;
+  }
+
+  static DataHandle void_handle() {
+    starpu_data_handle_t handle = nullptr;
+    starpu_void_data_register(&handle);
+    return DataHandle(handle, false);
+  }
+
   static const WavefrontPlan& checked(const WavefrontPlan& plan) {
     if (plan.tile_rows < 1 || plan.tile_columns < 1) {
       throw InvalidArgument("a wavefront tile must be at least 1x1, got " + std::to_string(plan.tile_rows) + "x" +
@@ -179,7 +235,9 @@ class WavefrontRun {
   }
 
   Index diagonals() const { return tiles() == 0 ? 0 : tile_rows_ + tile_columns_ - 1; }
-  Index rows_of(Index a) const { return std::min(plan_.tile_rows, data_.rows - a * plan_.tile_rows); }
+  // Tile row a starts at row first_row_ + a * tile_rows (a resumed run skips the rows done).
+  Index row_of(Index a) const { return first_row_ + a * plan_.tile_rows; }
+  Index rows_of(Index a) const { return std::min(plan_.tile_rows, data_.rows - row_of(a)); }
   Index columns_of(Index b) const { return std::min(plan_.tile_columns, data_.columns - b * plan_.tile_columns); }
 
   // Strips, inputs and (with an output) a handle per tile: refused when
@@ -203,7 +261,15 @@ class WavefrontRun {
     return starpu_hash_crc32c_be(static_cast<uint32_t>(cells), static_cast<uint32_t>(cells >> 32));
   }
 
-  void init_codelet() {
+  void init_codelets() {
+    for (auto [codelet, function, name] : {std::tuple{&copy_codelet_, &WavefrontRun::checkpoint_copy_cpu, "checkpoint copy"},
+                                           std::tuple{&write_codelet_, &WavefrontRun::checkpoint_write_cpu, "checkpoint"}}) {
+      starpu_codelet_init(codelet);
+      codelet->cpu_funcs[0] = function;
+      codelet->where = STARPU_CPU;
+      codelet->nbuffers = STARPU_VARIABLE_NBUFFERS;
+      codelet->name = name;
+    }
     starpu_codelet_init(&codelet_);
     codelet_.cpu_funcs[0] = &wavefront_tile_cpu<W>;
     codelet_.cpu_funcs_name[0] = "wavefront_tile_cpu";
@@ -220,11 +286,13 @@ class WavefrontRun {
     for (Index b = 0; b < tile_columns_; ++b) {
       const Index first = b * plan_.tile_columns;
       std::vector<T>& strip = top_strips_.emplace_back(static_cast<std::size_t>(columns_of(b) + 1));
-      for (Index c = 0; c <= columns_of(b); ++c) strip[c] = wavefront_.boundary(-1, first + c - 1);
+      for (Index c = 0; c <= columns_of(b); ++c) {
+        strip[c] = first_row_ > 0 ? resumed_.top_row[first + c] : wavefront_.boundary(-1, first + c - 1);
+      }
       top_handles_.push_back(DataHandle::vector(strip.data(), strip.size(), sizeof(T), true));
     }
     for (Index a = 0; a < tile_rows_; ++a) {
-      const Index first = a * plan_.tile_rows;
+      const Index first = row_of(a);
       std::vector<T>& strip = left_strips_.emplace_back(static_cast<std::size_t>(rows_of(a)));
       for (Index r = 0; r < rows_of(a); ++r) strip[r] = wavefront_.boundary(first + r, -1);
       left_handles_.push_back(DataHandle::vector(strip.data(), strip.size(), sizeof(T), true));
@@ -250,7 +318,7 @@ class WavefrontRun {
     // Inputs are read-only (STARPU_R): StarPU never writes through the pointers.
     if constexpr (has_input_v<RowInput>) {
       for (Index a = 0; a < tile_rows_; ++a) {
-        row_input_handles_.push_back(DataHandle::vector(const_cast<RowInput*>(data_.row_inputs.data()) + a * plan_.tile_rows,
+        row_input_handles_.push_back(DataHandle::vector(const_cast<RowInput*>(data_.row_inputs.data()) + row_of(a),
                                                         static_cast<std::size_t>(rows_of(a)), sizeof(RowInput), false));
       }
     }
@@ -263,7 +331,7 @@ class WavefrontRun {
     }
     for (Index a = 0; a < tile_rows_; ++a) {
       for (Index b = 0; b < tile_columns_; ++b) {
-        const Index at = a * plan_.tile_rows * data_.columns + b * plan_.tile_columns;
+        const Index at = row_of(a) * data_.columns + b * plan_.tile_columns;
         if constexpr (has_input_v<CellInput>) {
           cell_input_handles_.push_back(matrix(data_.cell_inputs.data() + at, data_.columns, columns_of(b), rows_of(a),
                                                sizeof(CellInput), false));
@@ -285,7 +353,101 @@ class WavefrontRun {
     for (Index a = std::max<Index>(0, d - (tile_columns_ - 1)); a <= std::min(d, tile_rows_ - 1); ++a) {
       submit_tile(a, d - a, priority);
     }
+    if (checkpoint_every_ > 0) submit_checkpoint_copies(d);
     return next_diagonal_ < diagonals();
+  }
+
+  // A checkpoint after tile row A - 1: for each column b, once tile (A-1, b)
+  // has run (diagonal A - 1 + b), a copy of its top strip; the last column's
+  // copy also folds the rows' results, and a write task follows it.
+  struct Snapshot {
+    WavefrontCheckpoint<W> state;
+    DataHandle order;  // its copies, then its write
+  };
+  struct CopyArgs {
+    WavefrontRun* run;
+    Snapshot* snapshot;
+    Index column_offset;  // of the strip's first value (column b * tile_columns - 1) in top_row, plus one
+    Index values;
+    Index result_rows;    // > 0 for the last column's copy: result buffers that follow
+  };
+
+  void submit_checkpoint_copies(Index d) {
+    const Index n = checkpoint_every_;
+    const Index lowest = std::max<Index>(n, d - tile_columns_ + 2);
+    for (Index boundary = (lowest + n - 1) / n * n; boundary <= std::min(d + 1, tile_rows_ - 1); boundary += n) {
+      const Index b = d - (boundary - 1);
+      if (b == 0) {
+        auto snapshot = std::make_unique<Snapshot>();
+        snapshot->state.first_row = row_of(boundary);
+        snapshot->state.top_row.resize(static_cast<std::size_t>(data_.columns + 1));
+        snapshot->state.folded = resumed_.folded;
+        snapshot->order = void_handle();
+        snapshots_.push_back(std::move(snapshot));
+      }
+      Snapshot* snapshot = pending_snapshot(row_of(boundary));
+      const bool last = b == tile_columns_ - 1;
+      std::vector<starpu_data_descr> data{{top_handles_[b].get(), STARPU_R}, {snapshot->order.get(), STARPU_RW}};
+      if (last && folds_result_v<W>) {
+        for (Index a = 0; a < boundary; ++a) data.push_back({result_handles_[a].get(), STARPU_R});
+      }
+      const CopyArgs args{this, snapshot, b * plan_.tile_columns, columns_of(b) + 1,
+                          last && folds_result_v<W> ? boundary : 0};
+      insert_cpu_task(&copy_codelet_, data, &args, sizeof args);
+      if (last) {
+        std::vector<starpu_data_descr> write{{snapshot->order.get(), STARPU_RW}, {writer_order_.get(), STARPU_RW}};
+        insert_cpu_task(&write_codelet_, write, &args, sizeof args);
+      }
+    }
+  }
+
+  Snapshot* pending_snapshot(Index first_row) {
+    for (auto it = snapshots_.rbegin(); it != snapshots_.rend(); ++it) {
+      if ((*it)->state.first_row == first_row) return it->get();
+    }
+    throw Error("wavefront checkpoint of row " + std::to_string(first_row) + " lost");
+  }
+
+  static void checkpoint_copy_cpu(void* buffers[], void* cl_arg) {
+    CopyArgs args;
+    starpu_codelet_unpack_args(cl_arg, &args);
+    const T* strip = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[0]));
+    std::copy(strip, strip + args.values, args.snapshot->state.top_row.begin() + args.column_offset);
+    if constexpr (folds_result_v<W>) {
+      for (Index a = 0; a < args.result_rows; ++a) {
+        args.run->wavefront_.merge(args.snapshot->state.folded,
+                                   *reinterpret_cast<const Result*>(STARPU_VECTOR_GET_PTR(buffers[2 + a])));
+      }
+    }
+  }
+
+  static void checkpoint_write_cpu(void* /*buffers*/[], void* cl_arg) {
+    CopyArgs args;
+    starpu_codelet_unpack_args(cl_arg, &args);
+    WavefrontRun& run = *args.run;
+    if (!run.checkpoint_failed_.load()) {
+      try {
+        run.checkpoint_write_(args.snapshot->state);
+        run.checkpoint_rows_written_ = args.snapshot->state.first_row;
+      } catch (const std::exception& e) {
+        std::lock_guard lock(run.checkpoint_error_mutex_);
+        run.checkpoint_error_ = "checkpoint at row " + std::to_string(args.snapshot->state.first_row) + ": " + e.what();
+        run.checkpoint_failed_ = true;
+      }
+    }
+    std::vector<T>().swap(args.snapshot->state.top_row);  // written: its memory goes back
+  }
+
+  void insert_cpu_task(starpu_codelet* codelet, std::vector<starpu_data_descr>& data, const CopyArgs* args,
+                       std::size_t size) {
+    window_.task_submitted();
+    const int rc = starpu_task_insert(codelet, STARPU_VALUE, args, size, STARPU_DATA_MODE_ARRAY, data.data(),
+                                      static_cast<int>(data.size()), STARPU_CALLBACK_WITH_ARG_NFREE,
+                                      &WavefrontRun::on_tile_done, this, STARPU_NAME, codelet->name, 0);
+    if (rc != 0) {
+      window_.task_not_submitted();
+      throw RuntimeError("starpu_task_insert", rc);
+    }
   }
 
   void submit_tile(Index a, Index b, int priority) {
@@ -296,7 +458,7 @@ class WavefrontRun {
     const std::size_t tile = static_cast<std::size_t>(a * tile_columns_ + b);
     if (!cell_input_handles_.empty()) data.push_back({cell_input_handles_[tile].get(), STARPU_R});
     if (!output_handles_.empty()) data.push_back({output_handles_[tile].get(), STARPU_W});
-    const WavefrontTileArgs<W> args{&wavefront_,   a * plan_.tile_rows, b * plan_.tile_columns,
+    const WavefrontTileArgs<W> args{&wavefront_,   row_of(a), b * plan_.tile_columns,
                                     rows_of(a),    columns_of(b),       !output_handles_.empty()};
     // Counted before it exists, so its callback never finds more tasks done than submitted.
     window_.task_submitted();
@@ -314,9 +476,13 @@ class WavefrontRun {
   W wavefront_;
   WavefrontData<W> data_;
   WavefrontPlan plan_;
+  Index first_row_;
+  WavefrontResume<W> resumed_;
   Index tile_rows_;
   Index tile_columns_;
   starpu_codelet codelet_{};
+  starpu_codelet copy_codelet_{};
+  starpu_codelet write_codelet_{};
   std::vector<std::vector<T>> top_strips_;
   std::vector<std::vector<T>> left_strips_;
   std::vector<Result> results_;
@@ -328,6 +494,15 @@ class WavefrontRun {
   std::vector<DataHandle> column_input_handles_;
   std::vector<DataHandle> cell_input_handles_;
   std::vector<DataHandle> output_handles_;
+  // Checkpoints.
+  Index checkpoint_every_ = 0;
+  CheckpointWriter checkpoint_write_;
+  std::deque<std::unique_ptr<Snapshot>> snapshots_;  // their handles live as long as the run
+  DataHandle writer_order_;
+  std::atomic<Index> checkpoint_rows_written_{-1};
+  std::atomic<bool> checkpoint_failed_{false};
+  std::mutex checkpoint_error_mutex_;
+  std::string checkpoint_error_;
   Index next_diagonal_ = 0;  // under the window's submission lock
   bool submitted_ = false;
   bool gathered_ = false;
