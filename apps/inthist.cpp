@@ -3,6 +3,7 @@
 // wavefront that keeps the whole table; exact in 32-bit counts.
 #include <random>
 
+#include "common/hdf5_fields.hpp"
 #include "common/wavefront_app.hpp"
 #include "trapeze/memory_limits.hpp"
 #include "wavefronts/integral_histogram.hpp"
@@ -14,13 +15,19 @@ int run_bins(const apps::WavefrontOptions& options, const std::vector<std::uint8
              trapeze::Index columns) {
   std::vector<apps::BinCounts<Bins>> table(bins.size());
   const trapeze::WavefrontData<apps::IntegralHistogram<Bins>> data{rows, columns, {}, {}, bins, table};
-  return apps::run_wavefront_app<apps::IntegralHistogram<Bins>>(
+  const int status = apps::run_wavefront_app<apps::IntegralHistogram<Bins>>(
       "inthist", options, apps::IntegralHistogram<Bins>{}, data, [&](const auto& outcome, nlohmann::json& report) {
         std::vector<std::uint32_t> totals(outcome.last_cell.count, outcome.last_cell.count + Bins);
         report["bins"] = Bins;
         report["histogram"] = totals;  // the whole image's histogram: the last cell
         return fmt::format("{} bins", Bins);
       });
+  if (status == 0 && !options.output.empty()) {
+    // [row][column][bin]: extent bins x columns x rows, x first.
+    apps::write_fields_hdf5(options.output, {Bins, columns, rows}, 3,
+                            {{"inthist", apps::FieldType::u32, table.data(), 1}}, {0, "inthist", "zero"});
+  }
+  return status;
 }
 
 }  // namespace
@@ -36,9 +43,14 @@ int main(int argc, char** argv) {
   cli.add_option("-n,--size", size, "image size ROWSxCOLUMNS (or N for N x N)")->capture_default_str();
   cli.add_option("-B,--bins", bins, "histogram bins: 8, 16, 32 or 64")->capture_default_str();
   cli.add_option("--seed", seed, "seed of the random image")->capture_default_str();
+  cli.add_option("-o,--output", options.output,
+                 "write the integral histogram (dataset inthist, [row][column][bin]) to this HDF5 file (.h5)");
   return apps::app_main("inthist", cli, argc, argv, [&] {
     if (bins != 8 && bins != 16 && bins != 32 && bins != 64) {
       throw trapeze::InvalidArgument("bins must be 8, 16, 32 or 64, got " + std::to_string(bins));
+    }
+    if (!options.output.empty() && !apps::is_hdf5_path(options.output)) {
+      throw trapeze::InvalidArgument("--output '" + trapeze::quoted(options.output) + "' must end in .h5 or .hdf5");
     }
     const trapeze::Extent extent = apps::parse_extent(size, 2, "size");
     const double cells = static_cast<double>(extent[0]) * static_cast<double>(extent[1]);

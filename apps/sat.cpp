@@ -3,6 +3,7 @@
 // that keeps the whole table; exact in 64-bit integers.
 #include <random>
 
+#include "common/hdf5_fields.hpp"
 #include "common/wavefront_app.hpp"
 #include "wavefronts/summed_area_table.hpp"
 
@@ -17,6 +18,8 @@ int main(int argc, char** argv) {
   cli.add_option("-n,--size", size, "image size ROWSxCOLUMNS (or N for N x N)")->capture_default_str();
   cli.add_option("--max-pixel", max_pixel, "pixels are drawn uniformly from 0 to this")->capture_default_str();
   cli.add_option("--seed", seed, "seed of the random image")->capture_default_str();
+  cli.add_option("-o,--output", options.output,
+                 "write the image (dataset image) and its table (dataset sat) to this HDF5 file (.h5)");
   return apps::app_main("sat", cli, argc, argv, [&] {
     const trapeze::Extent extent = apps::parse_extent(size, 2, "size");
     const trapeze::Index rows = extent[0], columns = extent[1];
@@ -27,13 +30,23 @@ int main(int argc, char** argv) {
     std::mt19937_64 random(seed);
     std::uniform_int_distribution<std::uint32_t> pixel(0, max_pixel);
     for (auto& p : image) p = pixel(random);
+    if (!options.output.empty() && !apps::is_hdf5_path(options.output)) {
+      throw trapeze::InvalidArgument("--output '" + trapeze::quoted(options.output) + "' must end in .h5 or .hdf5");
+    }
     std::vector<std::uint64_t> table(image.size());
     const trapeze::WavefrontData<apps::SummedAreaTable> data{rows, columns, {}, {}, image, table};
-    return apps::run_wavefront_app<apps::SummedAreaTable>(
+    const int status = apps::run_wavefront_app<apps::SummedAreaTable>(
         "sat", options, apps::SummedAreaTable{}, data, [&](const auto& outcome, nlohmann::json& report) {
           report["total"] = outcome.last_cell;
           report["max_pixel"] = max_pixel;
           return fmt::format("total {}", outcome.last_cell);
         });
+    if (status == 0 && !options.output.empty()) {
+      // Rows are the slow dimension: the datasets are [row][column], extent columns x rows.
+      apps::write_fields_hdf5(options.output, {columns, rows, 1}, 2,
+                              {{"image", apps::FieldType::u32, image.data(), 1}, {"sat", apps::FieldType::u64, table.data(), 1}},
+                              {0, "sat", "zero"});
+    }
+    return status;
   });
 }

@@ -103,6 +103,24 @@ def main():
         for app in ("smith-waterman", "sat", "dtw", "inthist"):
             check(run(app, "--help").returncode == 0, f"{app} --help")
 
+        # Tables as HDF5, checked by an independent reader and numpy's cumulative sums.
+        import h5py
+        import numpy
+        sat_file, hist_file = os.path.join(tmp, "sat.h5"), os.path.join(tmp, "hist.h5")
+        check(run("sat", "--size", "37x53", "--tile", "8x16", "--output", sat_file).returncode == 0, "sat --output")
+        check(run("inthist", "--size", "21x13", "--bins", "8", "--tile", "5x4", "--output", hist_file).returncode == 0,
+              "inthist --output")
+        with h5py.File(sat_file) as f:
+            image, table = f["image"][...], f["sat"][...]
+            check(image.shape == (37, 53) and table.dtype == numpy.uint64 and
+                  (numpy.cumsum(numpy.cumsum(image.astype(numpy.uint64), 0), 1) == table).all(),
+                  "sat's HDF5 table equals numpy's cumulative sums of its image")
+        with h5py.File(hist_file) as f:
+            hist = f["inthist"][...]
+            check(hist.shape == (21, 13, 8) and int(hist[-1, -1].sum()) == 21 * 13 and (numpy.diff(hist, axis=0) >= 0).all(),
+                  "inthist's HDF5 table counts every pixel once")
+        refused("sat", "must end in .h5 or .hdf5", "--output", os.path.join(tmp, "sat.txt"))
+
         killed_and_restarted(tmp)
         ckpt = os.path.join(tmp, "sw-0.ckpt")
         with open(ckpt, "rb") as f:

@@ -40,6 +40,8 @@ hid_t native_type(FieldType type) {
     case FieldType::f64: return H5T_NATIVE_DOUBLE;
     case FieldType::i32: return H5T_NATIVE_INT32;
     case FieldType::u8: return H5T_NATIVE_UINT8;
+    case FieldType::u32: return H5T_NATIVE_UINT32;
+    case FieldType::u64: return H5T_NATIVE_UINT64;
   }
   return H5T_NATIVE_FLOAT;
 }
@@ -50,6 +52,8 @@ const char* type_name(FieldType type) {
     case FieldType::f64: return "64-bit float";
     case FieldType::i32: return "32-bit integer";
     case FieldType::u8: return "8-bit unsigned integer";
+    case FieldType::u32: return "32-bit unsigned integer";
+    case FieldType::u64: return "64-bit unsigned integer";
   }
   return "?";
 }

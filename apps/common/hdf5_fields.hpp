@@ -15,13 +15,15 @@
 namespace apps {
 
 // Element types a field may have in a file.
-enum class FieldType { f32, f64, i32, u8 };
+enum class FieldType { f32, f64, i32, u8, u32, u64 };
 
 template <typename T>
 constexpr FieldType field_type_of() {
   if constexpr (std::is_same_v<T, float>) return FieldType::f32;
   else if constexpr (std::is_same_v<T, double>) return FieldType::f64;
   else if constexpr (std::is_same_v<T, std::int32_t>) return FieldType::i32;
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return FieldType::u32;
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return FieldType::u64;
   else {
     static_assert(std::is_same_v<T, std::uint8_t>, "no HDF5 type for this element type");
     return FieldType::u8;

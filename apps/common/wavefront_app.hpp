@@ -29,6 +29,7 @@ struct WavefrontOptions : RunReportOptions {
   std::string checkpoint;             // file the run's state goes to every checkpoint_every tile rows
   trapeze::Index checkpoint_every = 0;
   std::string restart;                // a checkpoint to resume from
+  std::string output;                 // apps that keep every cell: HDF5 file of the table
 };
 
 void add_wavefront_options(CLI::App& cli, WavefrontOptions& options);
