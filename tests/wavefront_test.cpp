@@ -4,6 +4,7 @@
 #include <parasail.h>
 #include <parasail/matrices/blosum62.h>
 
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -252,6 +253,9 @@ TEST(Wavefront, PrioritiesFollowTheDistanceToTheEndOfTheCriticalPath) {
   EXPECT_EQ(trapeze::critical_path_priority(5, 10, -5, 5), 0);
   EXPECT_EQ(trapeze::critical_path_priority(3, 10, 0, 0), 0);     // a policy without priorities
   EXPECT_EQ(trapeze::critical_path_priority(0, 0, -5, 5), -5);    // one tile
+  // lws spans all of int: the first diagonal gets INT_MAX, the last INT_MIN (no overflow under UBSan).
+  EXPECT_EQ(trapeze::critical_path_priority(7, 7, INT_MIN, INT_MAX), INT_MAX);
+  EXPECT_EQ(trapeze::critical_path_priority(0, 7, INT_MIN, INT_MAX), INT_MIN);
   for (trapeze::Index r = 0; r < 1000; ++r) {
     EXPECT_LE(trapeze::critical_path_priority(r, 1000, 0, 7), trapeze::critical_path_priority(r + 1, 1000, 0, 7));
   }

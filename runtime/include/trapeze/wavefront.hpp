@@ -139,7 +139,8 @@ using WavefrontCheckpoint = WavefrontResume<W>;
 constexpr int critical_path_priority(Index remaining, Index longest, int lowest, int highest) {
   if (longest <= 0 || highest <= lowest) return lowest;
   const Index span = static_cast<Index>(highest) - lowest;
-  return lowest + static_cast<int>((remaining * span + longest / 2) / longest);
+  // In 64 bits: with lws the range is all of int, whose span does not fit one.
+  return static_cast<int>(static_cast<Index>(lowest) + (remaining * span + longest / 2) / longest);
 }
 
 }  // namespace trapeze
