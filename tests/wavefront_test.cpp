@@ -127,7 +127,9 @@ TEST(Wavefront, IntegralHistogramEqualsTheReferenceOnEveryTiling) {
         run.submit();
         run.wait();
       }
-      EXPECT_EQ(std::memcmp(output.data(), expected.data(), output.size() * sizeof(apps::BinCounts<8>)), 0)
+      // (memcmp of an empty vector's null data is undefined: compare only cells that exist.)
+      EXPECT_TRUE(output.empty() ||
+                  std::memcmp(output.data(), expected.data(), output.size() * sizeof(apps::BinCounts<8>)) == 0)
           << describe(space, tile);
     }
   }

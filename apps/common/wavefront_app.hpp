@@ -81,7 +81,7 @@ trapeze::WavefrontResume<W> read_resume(const char* name, const std::string& pat
     resume.top_row.resize(static_cast<std::size_t>(data.columns + 1));
     std::memcpy(resume.top_row.data(), f.top_row.data(), f.top_row.size());
   }
-  std::memcpy(&resume.folded, f.folded.data(), f.folded.size());
+  if (!f.folded.empty()) std::memcpy(&resume.folded, f.folded.data(), f.folded.size());
   return resume;
 }
 
