@@ -1,7 +1,8 @@
 // Every app's stencil equals the sequential reference bit for bit over
 // divisible and non-divisible sizes, one tile, tiles larger than the domain,
 // 1-cell-wide tiles, every boundary condition, several trapezoid heights, both
-// trapezoid modes, and StarPU's eager, lws and dmda schedulers.
+// trapezoid modes, StarPU's eager, lws and dmda schedulers and Trapeze's own
+// trapeze-owner and trapeze-wavefront.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -121,7 +122,8 @@ TEST_P(SchedulerEquality, EveryAppMatchesReference) {
   run_cases(apps::Pathfinder{}, {path}, scheduler);
 }
 
-INSTANTIATE_TEST_SUITE_P(StarPUSchedulers, SchedulerEquality, testing::Values("eager", "lws", "dmda"));
+INSTANTIATE_TEST_SUITE_P(Schedulers, SchedulerEquality,
+                         testing::Values("eager", "lws", "dmda", "trapeze-owner", "trapeze-wavefront"));
 
 TEST(ResubmittedRuns, TwoSubmitsEqualOne) {
   // submit(5) then submit(6) must equal 11 steps of the reference: strips are

@@ -3,11 +3,14 @@
 #include <starpu.h>
 
 #include <charconv>
+#include <cstdio>
+#include <optional>
 #include <cstdlib>
 #include <string_view>
 #include <string>
 
 #include "fxt_trace.hpp"
+#include "scheduler_policies/policies.hpp"
 #include "trapeze/error.hpp"
 #include "trapeze/tile_interface.hpp"
 
@@ -17,15 +20,45 @@ namespace {
 
 // StarPU falls back to its default policy on an unknown name with only a
 // warning; a user who asked for a policy should learn that it does not exist.
+// "help" lists the policies (StarPU prints its own, the Runtime Trapeze's).
 void check_scheduler_name(const std::string& name, const char* origin) {
-  if (name.empty()) return;
+  if (name.empty() || name == "help" || policies::find(name)) return;
   std::string known;
+  for (starpu_sched_policy* p : policies::all()) known += std::string(known.empty() ? "" : ", ") + p->policy_name;
   for (starpu_sched_policy** p = starpu_sched_get_predefined_policies(); *p; ++p) {
     if (name == (*p)->policy_name) return;
-    known += std::string(known.empty() ? "" : ", ") + (*p)->policy_name;
+    known += std::string(", ") + (*p)->policy_name;
   }
   throw InvalidArgument(std::string("unknown scheduler '") + quoted(name) + "' (" + origin + "); known: " + known);
 }
+
+void print_trapeze_policies() {
+  std::fprintf(stderr, "\nTrapeze's own policies (STARPU_SCHED or RuntimeOptions::scheduler):\n");
+  for (starpu_sched_policy* p : policies::all()) std::fprintf(stderr, "%-30s\t-> %s\n", p->policy_name, p->policy_description);
+}
+
+// StarPU reads STARPU_SCHED inside starpu_init and, for a name it does not
+// know, warns and looks no further than its own list; while a Trapeze policy
+// is handed over as starpu_conf::sched_policy, the variable is hidden from
+// starpu_init (nothing else runs then) and put back afterwards.
+class HiddenVariable {
+ public:
+  explicit HiddenVariable(const char* name) : name_(name) {
+    if (const char* value = std::getenv(name)) {
+      saved_ = value;
+      unsetenv(name);
+    }
+  }
+  ~HiddenVariable() {
+    if (saved_) setenv(name_, saved_->c_str(), 1);
+  }
+  HiddenVariable(const HiddenVariable&) = delete;
+  HiddenVariable& operator=(const HiddenVariable&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> saved_;
+};
 
 // StarPU asserts (and aborts) on a negative or malformed worker count.
 void check_worker_count_variables() {
@@ -46,21 +79,30 @@ void check_worker_count_variables() {
 Runtime::Runtime(const RuntimeOptions& options) {
   check_worker_count_variables();
   check_scheduler_name(options.scheduler, "scheduler option");
-  if (const char* env = std::getenv("STARPU_SCHED"); env && options.scheduler.empty()) {
-    check_scheduler_name(env, "STARPU_SCHED");
-  }
+  const char* scheduler_variable = std::getenv("STARPU_SCHED");
+  if (scheduler_variable && options.scheduler.empty()) check_scheduler_name(scheduler_variable, "STARPU_SCHED");
+  const std::string requested =
+      !options.scheduler.empty() ? options.scheduler : (scheduler_variable ? scheduler_variable : "");
+  if (requested == "help") print_trapeze_policies();
+  starpu_sched_policy* own_policy = policies::find(requested);
   if (!options.trace_directory.empty()) trace_file_ = enable_fxt_trace(options.trace_directory);
   starpu_conf conf;
   starpu_conf_init(&conf);
   // Explicit options win over STARPU_* variables; unset ones leave them in charge.
-  if (!options.scheduler.empty()) {
+  if (own_policy) {
+    conf.sched_policy = own_policy;
+    conf.sched_policy_name = nullptr;
+  } else if (!options.scheduler.empty()) {
     conf.sched_policy_name = options.scheduler.c_str();
   }
   if (options.cpus >= 0) conf.ncpus = options.cpus;
   if (options.cuda_devices >= 0) conf.ncuda = options.cuda_devices;
   conf.precedence_over_environment_variables =
       !options.scheduler.empty() || options.cpus >= 0 || options.cuda_devices >= 0;
+  std::optional<HiddenVariable> hidden;
+  if (own_policy) hidden.emplace("STARPU_SCHED");
   const int rc = starpu_init(&conf);
+  hidden.reset();
   if (rc != 0) {
     if (rc == -ENODEV) throw Error("StarPU found no worker to run tasks on (STARPU_NCPU=0 and no GPU?)");
     throw RuntimeError("starpu_init", rc);

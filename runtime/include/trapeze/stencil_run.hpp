@@ -36,7 +36,9 @@
 #include "trapeze/plan.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/stencil.hpp"
+#include "trapeze/task_placement.hpp"
 #include "trapeze/task_window.hpp"
+#include "trapeze/tile_placement.hpp"
 #include "trapeze/tile_store.hpp"
 #include "trapeze/tiling.hpp"
 
@@ -57,6 +59,7 @@ class StencilRun {
     if (plan.first_step < 0) throw InvalidArgument("first step must be >= 0, got " + std::to_string(plan.first_step));
     steps_submitted_ = plan.first_step;
     init_codelets();
+    placements_ = place_tiles(tiling_, S::shape, tiles_.halo_layout(), workers_of(stage_codelet_.where));
     for (int t = 0; t < tiling_.count(); ++t) progress_[t].run = this, progress_[t].tile = t;
   }
 
@@ -152,6 +155,11 @@ class StencilRun {
   const Plan& plan() const { return plan_; }
   // Stages completed by one tile so far (a task callback counts them).
   Index stages_completed(int tile) const { return progress_.at(tile).stages.load(); }
+  // Of those, the stages that ran on another worker than the tile's owner.
+  Index stages_away_from_owner(int tile) const { return progress_.at(tile).away_from_owner.load(); }
+  // The worker that owns a tile and whether it borders another owner
+  // (trapeze/tile_placement.hpp; the trapeze-owner policy follows it).
+  const TaskPlacement& placement(int tile) const { return placements_.at(tile); }
   // For those who need StarPU itself: the handle of a tile's data.
   starpu_data_handle_t tile_handle(int tile) const { return tiles_.tile_handle(tile); }
   Index tasks_submitted() const { return window_.submitted(); }
@@ -169,6 +177,7 @@ class StencilRun {
     StencilRun* run = nullptr;
     int tile = 0;
     std::atomic<Index> stages{0};
+    std::atomic<Index> away_from_owner{0};
   };
 
   static Plan checked(const Plan& plan, const Grid<T>& grid) {
@@ -268,18 +277,24 @@ class StencilRun {
   static void on_stage_done(void* arg) {
     auto* p = static_cast<TileProgress*>(arg);
     p->stages.fetch_add(1);
+    // The callback runs on the worker that ran the task.
+    if (starpu_worker_get_id() != p->run->placements_[static_cast<std::size_t>(p->tile)].worker) {
+      p->away_from_owner.fetch_add(1);
+    }
     p->run->window_.task_done();
   }
   // Copies (publish, scatter, gather) only count towards completion.
   static void on_copy_done(void* arg) { static_cast<StencilRun*>(arg)->window_.task_done(); }
 
   void insert(starpu_codelet* codelet, std::vector<starpu_data_descr>& data, const void* args,
-              std::size_t args_size, void (*callback)(void*), void* callback_arg, const char* name) {
+              std::size_t args_size, void (*callback)(void*), void* callback_arg, const char* name,
+              const TaskPlacement* placement = nullptr) {
     // Counted before it exists, so its callback never finds more tasks done than submitted.
     window_.task_submitted();
     const int rc = starpu_task_insert(codelet, STARPU_VALUE, args, args_size, STARPU_DATA_MODE_ARRAY,
                                       data.data(), static_cast<int>(data.size()), STARPU_CALLBACK_WITH_ARG_NFREE,
-                                      callback, callback_arg, STARPU_NAME, name, 0);
+                                      callback, callback_arg, STARPU_NAME, name, STARPU_TASK_SCHED_DATA,
+                                      const_cast<TaskPlacement*>(placement), 0);
     if (rc != 0) {
       window_.task_not_submitted();
       throw RuntimeError("starpu_task_insert", rc);
@@ -318,7 +333,7 @@ class StencilRun {
       std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_R}};
       tiles_.append_outputs(t, read_version_, data);
       const PublishArgs args{&tiles_.layout(t)};
-      insert(&publish_codelet_, data, &args, sizeof args, &on_copy_done, this, tiles_.name(t));
+      insert(&publish_codelet_, data, &args, sizeof args, &on_copy_done, this, tiles_.name(t), &placements_[t]);
     }
     strips_current_ = true;
   }
@@ -376,7 +391,8 @@ class StencilRun {
       if (publish) tiles_.append_outputs(t, 1 - read_version_, data);
       const StageArgs<S> args{&tiles_.layout(t), &stencil_, steps, steps_submitted_, publish, plan_.mode,
                               plan_.kernel_height};
-      insert(&stage_codelet_, data, &args, sizeof args, &on_stage_done, &progress_[t], tiles_.name(t));
+      insert(&stage_codelet_, data, &args, sizeof args, &on_stage_done, &progress_[t], tiles_.name(t),
+             &placements_[t]);
     }
     read_version_ = 1 - read_version_;
     steps_submitted_ += steps;
@@ -389,6 +405,7 @@ class StencilRun {
   Tiling tiling_;
   TileStore<T> tiles_;
   std::vector<TileProgress> progress_;
+  std::vector<TaskPlacement> placements_;  // per tile; tasks point at them (starpu_task::sched_data)
   starpu_codelet stage_codelet_{};
   starpu_codelet publish_codelet_{};
   starpu_codelet scatter_codelet_{};

@@ -126,6 +126,7 @@ class TileStore {
   const TileLayout& layout(int t) const { return layouts_[t]; }
   const char* name(int t) const { return names_[t].c_str(); }
   const std::vector<Band>& bands() const { return bands_; }
+  const HaloLayout& halo_layout() const { return layout_; }
   starpu_data_handle_t tile_handle(int t) const { return tile_handles_.at(t).get(); }
   starpu_data_handle_t constant_handle(int t) const { return constant_handles_.at(t).get(); }
   starpu_data_handle_t scratch_handle() const { return scratch_.get(); }

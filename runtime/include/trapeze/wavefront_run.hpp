@@ -45,6 +45,7 @@
 #include "trapeze/plan.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/task_window.hpp"
+#include "trapeze/tile_placement.hpp"
 #include "trapeze/wavefront.hpp"
 
 namespace trapeze {
@@ -69,6 +70,13 @@ class WavefrontRun {
                 [this] { return submitted_ && next_diagonal_ < diagonals(); }) {
     check_memory();
     init_codelets();
+    // Rows of tiles dealt to the workers in turn (seed 004 deals rows to SMs):
+    // trapeze-wavefront lets a worker prefer its own rows among the ready
+    // tiles of the front. Every tile is a border: any worker may take it.
+    const std::vector<int> workers = workers_of(codelet_.where);
+    for (Index a = 0; a < tile_rows_ && !workers.empty(); ++a) {
+      row_placements_.push_back({workers[static_cast<std::size_t>(a) % workers.size()], true});
+    }
     register_strips();
     register_inputs_and_output();
   }
@@ -465,7 +473,8 @@ class WavefrontRun {
     const int rc = starpu_task_insert(&codelet_, STARPU_VALUE, &args, sizeof args, STARPU_DATA_MODE_ARRAY, data.data(),
                                       static_cast<int>(data.size()), STARPU_PRIORITY, priority,
                                       STARPU_CALLBACK_WITH_ARG_NFREE, &WavefrontRun::on_tile_done, this, STARPU_NAME,
-                                      "wavefront tile", 0);
+                                      "wavefront tile", STARPU_TASK_SCHED_DATA,
+                                      row_placements_.empty() ? nullptr : &row_placements_[static_cast<std::size_t>(a)], 0);
     if (rc != 0) {
       window_.task_not_submitted();
       throw RuntimeError("starpu_task_insert", rc);
@@ -489,6 +498,7 @@ class WavefrontRun {
   // Handles are declared after the buffers they point into, so they unregister first.
   std::vector<DataHandle> top_handles_;
   std::vector<DataHandle> left_handles_;
+  std::vector<TaskPlacement> row_placements_;  // per tile row; tasks point at them (starpu_task::sched_data)
   std::vector<DataHandle> result_handles_;
   std::vector<DataHandle> row_input_handles_;
   std::vector<DataHandle> column_input_handles_;
