@@ -47,13 +47,14 @@ int push(starpu_task* task) {
   if (owner >= static_cast<int>(queues.owned.size()) || (owner >= 0 && !can_run(static_cast<unsigned>(owner), task))) {
     owner = -1;  // an owner that cannot run this kind of task: anyone may
   }
+  const WakeUp wake_up(task->sched_ctx, task, owner, owner < 0 || placement->border);
   {
     RelaxedLock lock(queues.mutex);
     (owner >= 0 ? queues.owned[static_cast<std::size_t>(owner)] : queues.shared).push(task);
     queues.queued.fetch_add(1);
     starpu_push_task_end(task);
   }
-  wake_for(task->sched_ctx, task, owner, owner < 0 || placement->border);
+  wake_up.wake();  // `task` may already have run and been freed
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <starpu_scheduler.h>
 
 #include <mutex>
+#include <vector>
 
 #include "trapeze/task_placement.hpp"
 
@@ -44,20 +45,36 @@ inline const TaskPlacement* placement_of(const starpu_task* task) {
   return static_cast<const TaskPlacement*>(task->sched_data);
 }
 
-// Wakes `preferred` when it is >= 0 and sleeping; unless it woke (or
-// `wake_another` asks for a second worker anyway), wakes the first other
-// worker of the context that can run the task.
-inline void wake_for(unsigned context, starpu_task* task, int preferred, bool wake_another) {
-  bool woke = preferred >= 0 && starpu_wake_worker_relax_light(preferred);
-  if (woke && !wake_another) return;
-  starpu_worker_collection* workers = starpu_sched_ctx_get_worker_collection(context);
-  starpu_sched_ctx_iterator it;
-  workers->init_iterator(workers, &it);
-  while (workers->has_next(workers, &it)) {
-    const int worker = static_cast<int>(workers->get_next(workers, &it));
-    if (worker == preferred || !can_run(static_cast<unsigned>(worker), task)) continue;
-    if (starpu_wake_worker_relax_light(worker)) return;
+// Whom to wake for a pushed task: decided while the policy's lock is held,
+// since once it is released another worker may run the task and StarPU free it.
+class WakeUp {
+ public:
+  // `preferred` (>= 0) first; unless it woke, or `wake_another` asks for a
+  // second worker anyway, the first other worker of the context that can run
+  // the task and was asleep.
+  WakeUp(unsigned context, starpu_task* task, int preferred, bool wake_another)
+      : preferred_(preferred), wake_another_(wake_another) {
+    starpu_worker_collection* workers = starpu_sched_ctx_get_worker_collection(context);
+    starpu_sched_ctx_iterator it;
+    workers->init_iterator(workers, &it);
+    while (workers->has_next(workers, &it)) {
+      const int worker = static_cast<int>(workers->get_next(workers, &it));
+      if (worker != preferred && can_run(static_cast<unsigned>(worker), task)) others_.push_back(worker);
+    }
   }
-}
+  // Call after the lock is released (waking takes the workers' own locks).
+  void wake() const {
+    const bool woke = preferred_ >= 0 && starpu_wake_worker_relax_light(preferred_);
+    if (woke && !wake_another_) return;
+    for (int worker : others_) {
+      if (starpu_wake_worker_relax_light(worker)) return;
+    }
+  }
+
+ private:
+  int preferred_;
+  bool wake_another_;
+  std::vector<int> others_;
+};
 
 }  // namespace trapeze::policies

@@ -34,16 +34,17 @@ void deinit(unsigned context) {
 
 int push(starpu_task* task) {
   FrontQueue& front = queue_of(task->sched_ctx);
+  const TaskPlacement* placement = placement_of(task);
+  int preferred = placement ? placement->worker : -1;
+  if (preferred >= static_cast<int>(starpu_worker_get_count())) preferred = -1;
+  const WakeUp wake_up(task->sched_ctx, task, preferred, false);
   {
     RelaxedLock lock(front.mutex);
     front.ready.push(task);
     front.queued.fetch_add(1);
     starpu_push_task_end(task);
   }
-  const TaskPlacement* placement = placement_of(task);
-  int preferred = placement ? placement->worker : -1;
-  if (preferred >= static_cast<int>(starpu_worker_get_count())) preferred = -1;
-  wake_for(task->sched_ctx, task, preferred, false);
+  wake_up.wake();  // `task` may already have run and been freed
   return 0;
 }
 
