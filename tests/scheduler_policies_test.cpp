@@ -58,6 +58,16 @@ TEST(SchedulerPolicies, TheRuntimeOptionSelectsThemAndStarpusOwnNamesStillWork) 
   }
 }
 
+TEST(SchedulerPolicies, TheRuntimeOptionWinsOverTheVariable) {
+  for (const char* variable : {"trapeze-owner", "eager"}) {
+    ScopedVariable sched("STARPU_SCHED", variable);
+    for (const char* name : {"dmda", "trapeze-wavefront"}) {
+      trapeze::Runtime runtime({name, 2});
+      EXPECT_EQ(runtime.scheduler(), name) << "STARPU_SCHED=" << variable;
+    }
+  }
+}
+
 TEST(SchedulerPolicies, AnUnknownNameIsRefusedWithEveryKnownOne) {
   ScopedVariable sched("STARPU_SCHED", "trapeze-ownr");
   try {

@@ -37,10 +37,12 @@ void print_trapeze_policies() {
   for (starpu_sched_policy* p : policies::all()) std::fprintf(stderr, "%-30s\t-> %s\n", p->policy_name, p->policy_description);
 }
 
-// StarPU reads STARPU_SCHED inside starpu_init and, for a name it does not
-// know, warns and looks no further than its own list; while a Trapeze policy
-// is handed over as starpu_conf::sched_policy, the variable is hidden from
-// starpu_init (nothing else runs then) and put back afterwards.
+// StarPU reads STARPU_SCHED inside starpu_init, where it overrides even a
+// name the program gave, and for a name it does not know it warns and looks
+// no further than its own list. While a Trapeze policy is handed over as
+// starpu_conf::sched_policy, or the program named a policy itself, the
+// variable is hidden from starpu_init (nothing else runs then) and put back
+// afterwards.
 class HiddenVariable {
  public:
   explicit HiddenVariable(const char* name) : name_(name) {
@@ -100,7 +102,7 @@ Runtime::Runtime(const RuntimeOptions& options) {
   conf.precedence_over_environment_variables =
       !options.scheduler.empty() || options.cpus >= 0 || options.cuda_devices >= 0;
   std::optional<HiddenVariable> hidden;
-  if (own_policy) hidden.emplace("STARPU_SCHED");
+  if (own_policy || !options.scheduler.empty()) hidden.emplace("STARPU_SCHED");
   const int rc = starpu_init(&conf);
   hidden.reset();
   if (rc != 0) {
