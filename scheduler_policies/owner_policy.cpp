@@ -74,24 +74,8 @@ starpu_task* pop(unsigned context) {
   return claimed(worker, task);
 }
 
-starpu_sched_policy policy = {
-    .init_sched = init,
-    .deinit_sched = deinit,
-    .push_task = push,
-    .simulate_push_task = nullptr,
-    .push_task_notify = nullptr,
-    .pop_task = pop,
-    .submit_hook = nullptr,
-    .pre_exec_hook = nullptr,
-    .post_exec_hook = nullptr,
-    .do_schedule = nullptr,
-    .add_workers = nullptr,
-    .remove_workers = nullptr,
-    .prefetches = 0,
-    .policy_name = "trapeze-owner",
-    .policy_description = "Trapeze: owner computes (tiles run where the partitioner placed them; idle workers take only border tiles)",
-    .worker_type = STARPU_WORKER_LIST,
-};
+starpu_sched_policy policy =
+    make_policy("trapeze-owner", "Trapeze: owner computes (tiles run where the partitioner placed them; idle workers take only border tiles)", init, deinit, push, pop);
 
 }  // namespace
 

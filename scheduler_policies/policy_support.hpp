@@ -77,4 +77,20 @@ class WakeUp {
   std::vector<int> others_;
 };
 
+// A policy of StarPU's kind "worker list" with only the hooks Trapeze's
+// policies use; the rest stay empty.
+inline starpu_sched_policy make_policy(const char* name, const char* description, void (*init)(unsigned),
+                                       void (*deinit)(unsigned), int (*push)(starpu_task*),
+                                       starpu_task* (*pop)(unsigned)) {
+  starpu_sched_policy policy{};
+  policy.init_sched = init;
+  policy.deinit_sched = deinit;
+  policy.push_task = push;
+  policy.pop_task = pop;
+  policy.policy_name = name;
+  policy.policy_description = description;
+  policy.worker_type = STARPU_WORKER_LIST;
+  return policy;
+}
+
 }  // namespace trapeze::policies

@@ -62,24 +62,8 @@ starpu_task* pop(unsigned context) {
   return claimed(worker, task);
 }
 
-starpu_sched_policy policy = {
-    .init_sched = init,
-    .deinit_sched = deinit,
-    .push_task = push,
-    .simulate_push_task = nullptr,
-    .push_task_notify = nullptr,
-    .pop_task = pop,
-    .submit_hook = nullptr,
-    .pre_exec_hook = nullptr,
-    .post_exec_hook = nullptr,
-    .do_schedule = nullptr,
-    .add_workers = nullptr,
-    .remove_workers = nullptr,
-    .prefetches = 0,
-    .policy_name = "trapeze-wavefront",
-    .policy_description = "Trapeze: critical-path priorities first, each worker preferring its own rows of the front",
-    .worker_type = STARPU_WORKER_LIST,
-};
+starpu_sched_policy policy =
+    make_policy("trapeze-wavefront", "Trapeze: critical-path priorities first, each worker preferring its own rows of the front", init, deinit, push, pop);
 
 }  // namespace
 
