@@ -64,6 +64,8 @@ struct Variant {
   std::vector<double> fractions;  // of the roofline, one per round
   double roofline = 0;            // cell updates per second
   bool synchronise = false;       // a device synchronisation after each launch (the plain loop's barrier)
+  bool check_against_default = false;  // its output must equal the set's first variant's, bit for bit
+  std::string check = "";              // "equal" or what differed
 };
 
 template <typename S, typename Policy>
@@ -84,6 +86,18 @@ Variant plane_stream(const char* stencil, const char* policy, const Domain& doma
             trapeze::cuda::launch_plane_stream<S, Policy>(S{}, static_cast<const T*>(in), static_cast<T*>(out), nullptr,
                                                           g, T{}, nullptr);
           }};
+}
+
+template <typename S, typename Policy>
+Variant plane_register(const char* stencil, const char* policy, const Domain& domain) {
+  const LaunchGeometry g = domain.geometry(1);
+  using T = typename S::value_type;
+  Variant v{stencil, "plane-register", policy, 1, domain.cells(), [g](const void* in, void* out) {
+              trapeze::cuda::launch_plane_register<S, Policy>(S{}, static_cast<const T*>(in), static_cast<T*>(out),
+                                                              nullptr, g, T{}, nullptr);
+            }};
+  v.check_against_default = true;
+  return v;
 }
 
 template <typename S, typename Policy>
@@ -128,15 +142,21 @@ int main(int argc, char** argv) {
   variants_life.push_back(trapezoid<L, trapeze::cuda::PolicyOf<L>>("life", "default", square, 8));
   // 3-D: the single step, the box trapezoid, and the plane trapezoid's box and threads against k.
   variants3.push_back(plane_stream<J3, trapeze::cuda::PlaneStreamPolicyOf<J3>>("jacobi3d", "default", cube));
-  variants3.push_back(trapezoid<J3, trapeze::cuda::PolicyOf<J3>>("jacobi3d", "box 32x8x8", cube, 2));
-  for (int k : {2, 3, 4}) {
-    variants3.push_back(plane_trapezoid<J3, PlaneTrapezoidPolicy<64, 16, 64, 4, 64>>("jacobi3d", "64x16 t64x4 (default)", cube, k));
-    variants3.push_back(plane_trapezoid<J3, PlaneTrapezoidPolicy<64, 32, 64, 8, 64>>("jacobi3d", "64x32 t64x8", cube, k));
-    variants3.push_back(plane_trapezoid<J3, PlaneTrapezoidPolicy<32, 32, 32, 8, 64>>("jacobi3d", "32x32 t32x8", cube, k));
-    variants3.push_back(plane_trapezoid<J3, PlaneTrapezoidPolicy<64, 16, 64, 4, 128>>("jacobi3d", "64x16 t64x4 p128", cube, k));
-  }
-  variants3.push_back(plane_trapezoid<J3, PlaneTrapezoidPolicy<64, 24, 64, 8, 64>>("jacobi3d", "64x24 t64x8", cube, 3));
-  variants3.push_back(plane_trapezoid<J3, PlaneTrapezoidPolicy<64, 16, 64, 4, 64>>("jacobi3d", "64x16 t64x4 (default)", cube, 6));
+  // 3-D single step with the z-neighbours in registers (plane_register_kernel.cuh):
+  // threads x, threads y, rows per thread, planes per block, blocks per multiprocessor.
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<64, 4, 4, 64, 1>>("jacobi3d", "t64x4 r4 p64 b1", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<64, 4, 4, 64, 2>>("jacobi3d", "t64x4 r4 p64 b2", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<64, 4, 4, 128, 2>>("jacobi3d", "t64x4 r4 p128 b2", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<64, 4, 2, 64, 4>>("jacobi3d", "t64x4 r2 p64 b4", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<32, 8, 4, 64, 2>>("jacobi3d", "t32x8 r4 p64 b2", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<32, 8, 2, 64, 4>>("jacobi3d", "t32x8 r2 p64 b4", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<128, 2, 4, 64, 2>>("jacobi3d", "t128x2 r4 p64 b2", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<128, 4, 2, 64, 2>>("jacobi3d", "t128x4 r2 p64 b2", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<64, 8, 2, 64, 2>>("jacobi3d", "t64x8 r2 p64 b2", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<32, 4, 8, 64, 2>>("jacobi3d", "t32x4 r8 p64 b2", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<64, 2, 8, 64, 4>>("jacobi3d", "t64x2 r8 p64 b4", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<32, 8, 4, 32, 2>>("jacobi3d", "t32x8 r4 p32 b2", cube));
+  variants3.push_back(plane_trapezoid<J3, PlaneTrapezoidPolicy<64, 16, 64, 4, 64>>("jacobi3d", "64x16 t64x4 (default)", cube, 2));
 
   const int rounds = 5;
   for (auto* set : {&variants2, &variants_life, &variants3}) {
@@ -178,6 +198,34 @@ int main(int argc, char** argv) {
       }
     }
   }
+  // Each checked variant against its set's first (the default kernel): one
+  // launch of each from the same input, outputs compared bit for bit.
+  for (auto* set : {&variants2, &variants_life, &variants3}) {
+    const Domain& domain = set == &variants3 ? cube : square;
+    const std::size_t bytes = static_cast<std::size_t>(domain.padded_cells()) * (set == &variants_life ? 1 : sizeof(float));
+    std::vector<unsigned char> host(bytes);
+    std::mt19937 engine(11);
+    for (std::size_t i = 0; i + sizeof(float) <= bytes; i += sizeof(float)) {
+      const float v = std::uniform_real_distribution<float>(0.0f, 1.0f)(engine);
+      std::memcpy(host.data() + i, &v, sizeof v);
+    }
+    bench::DeviceBuffer<unsigned char> input(bytes), expected(bytes), got(bytes);
+    TRAPEZE_CUDA_CHECK(cudaMemcpy(input.data, host.data(), bytes, cudaMemcpyHostToDevice));
+    TRAPEZE_CUDA_CHECK(cudaMemcpy(expected.data, host.data(), bytes, cudaMemcpyHostToDevice));
+    TRAPEZE_CUDA_CHECK(cudaMemcpy(got.data, host.data(), bytes, cudaMemcpyHostToDevice));
+    (*set)[0].launch(input.data, expected.data);
+    std::vector<unsigned char> want(bytes), have(bytes);
+    TRAPEZE_CUDA_CHECK(cudaMemcpy(want.data(), expected.data, bytes, cudaMemcpyDeviceToHost));
+    for (Variant& v : *set) {
+      if (!v.check_against_default) continue;
+      TRAPEZE_CUDA_CHECK(cudaMemcpy(got.data, host.data(), bytes, cudaMemcpyHostToDevice));
+      v.launch(input.data, got.data);
+      TRAPEZE_CUDA_CHECK(cudaMemcpy(have.data(), got.data, bytes, cudaMemcpyDeviceToHost));
+      std::size_t differing = 0;
+      for (std::size_t i = 0; i < bytes; i += sizeof(float)) differing += std::memcmp(&want[i], &have[i], sizeof(float)) != 0;
+      v.check = differing == 0 ? "equal" : std::to_string(differing) + " cells DIFFER";
+    }
+  }
   std::printf("kernels alone, copy bandwidth %.2f TB/s, roofline %.1f G cell updates/s (8 B per cell; life 2 B), %d rounds\n",
               bandwidth / 1e12, roofline / 1e9, rounds);
   std::printf("%-9s %-15s %-26s %3s | %8s %7s %7s %7s\n", "stencil", "kernel", "policy", "k", "GCUPS", "xroof",
@@ -186,8 +234,8 @@ int main(int argc, char** argv) {
     for (const Variant& v : *set) {
       const auto [lo, hi] = std::minmax_element(v.fractions.begin(), v.fractions.end());
       const double m = bench::median(v.fractions);
-      std::printf("%-9s %-15s %-26s %3d | %8.1f %7.3f %7.3f %7.3f\n", v.stencil.c_str(), v.kernel.c_str(),
-                  v.policy.c_str(), v.k, m * v.roofline / 1e9, m, *lo, *hi);
+      std::printf("%-9s %-15s %-26s %3d | %8.1f %7.3f %7.3f %7.3f %s\n", v.stencil.c_str(), v.kernel.c_str(),
+                  v.policy.c_str(), v.k, m * v.roofline / 1e9, m, *lo, *hi, v.check.c_str());
     }
   }
   return 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a sanitizer preset (CMakePresets.json) and runs the CPU tests under it.
 #   scripts/run_sanitizers.sh asan-ubsan   AddressSanitizer + UndefinedBehaviorSanitizer:
-#                                          every CPU test but the install test
+#                                          every CPU test but the install and MPI tests
 #   scripts/run_sanitizers.sh tsan         ThreadSanitizer: the runtime's own tests
 # Extra arguments go to ctest.
 set -euo pipefail
@@ -24,7 +24,9 @@ case "$preset" in
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
     cd build-asan-ubsan
-    ctest --output-on-failure -j"$(nproc)" -LE gpu -E '^Install\.' "$@"
+    # The MPI test is left out: it has not been tried under the sanitizers yet
+    # (Open MPI's own allocations and threads would need suppressions first).
+    ctest --output-on-failure -j"$(nproc)" -LE 'gpu|mpi' -E '^Install\.' "$@"
     ;;
   tsan)
     suites=(tiling_test partition_test scheduler_policies_test task_window_test peer_dependencies_test bad_input_test

@@ -74,5 +74,5 @@ if cmake -S "$source_dir/quiet" -B "$work/required" -DCMAKE_PREFIX_PATH="$prefix
      -DTrapeze_STARPU_PC_DIR="$work/no-starpu" >"$log" 2>&1; then
   fail "REQUIRED configured without StarPU"
 fi
-grep -q "Trapeze needs StarPU 1.4: no starpu-1.4.pc" "$log" || fail "REQUIRED without StarPU: $(cat "$log")"
+grep -q "Trapeze needs StarPU 1.4 with StarPU-MPI: no starpumpi-1.4.pc" "$log" || fail "REQUIRED without StarPU: $(cat "$log")"
 step "passed"

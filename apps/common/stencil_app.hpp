@@ -253,6 +253,18 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   trapeze::RuntimeOptions runtime_options;
   runtime_options.trace_directory = options.trace;
   trapeze::Runtime runtime(runtime_options);
+  // Under mpirun every rank runs this function on the same arguments and
+  // builds the same grid; the run spreads its tiles over the ranks, and rank
+  // 0 alone receives the result, checks it, writes the outputs and reports.
+  const bool reporting_rank = runtime.rank() == 0;
+  if (runtime.ranks() > 1 && !options.checkpoint.empty()) {
+    throw trapeze::InvalidArgument("--checkpoint is not supported across MPI ranks yet (" +
+                                   std::to_string(runtime.ranks()) + " ranks); run it on one rank");
+  }
+  if (runtime.ranks() > 1 && !options.sweep_height.empty()) {
+    throw trapeze::InvalidArgument("--sweep-height times one process; run it without mpirun (" +
+                                   std::to_string(runtime.ranks()) + " ranks)");
+  }
   // Stage tasks go to the GPUs when the program has CUDA codelets for this
   // stencil, StarPU found GPUs, and --devices allows it (auto or gpu).
   const trapeze::StageDevices devices = requested_devices(options);
@@ -293,10 +305,20 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   if (!options.sweep_height.empty()) {
     return run_height_sweep(name, options, runtime, stencil, grid, plan, shape, *decision);
   }
+  // Every rank must build the same task graph: rank 0's choices (timed
+  // profiles can differ between ranks) are everyone's.
+  struct AgreedPlan {
+    trapeze::Extent tile;
+    int height, kernel_height;
+  } agreed{plan.tile, plan.height, plan.kernel_height};
+  runtime.broadcast(agreed);
+  plan.tile = agreed.tile, plan.height = agreed.height, plan.kernel_height = agreed.kernel_height;
 
   std::optional<trapeze::Grid<typename S::value_type>> expected;
-  if (options.verify) expected = grid;
-  const ProgressLine progress(name, options);
+  if (options.verify && reporting_rank) expected = grid;
+  RunReportOptions progress_options = options;
+  if (!reporting_rank) progress_options.progress = false, progress_options.json = true;
+  const ProgressLine progress(name, progress_options);
   const std::string boundary_name = trapeze::to_string(grid.boundary());
   const auto add_checkpoints = [&](trapeze::StencilRun<S>& run) {
     if (options.checkpoint.empty()) return;
@@ -309,6 +331,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
       runtime, stencil, grid, plan, run_steps, progress.callback(),
       std::function<void(trapeze::StencilRun<S>&)>(add_checkpoints));
   progress.finish(seconds);
+  if (!reporting_rank) return 0;
 
   std::optional<std::string> mismatch;
   if (expected) {
@@ -351,13 +374,15 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                              {"verified", options.verify ? nlohmann::json(!mismatch) : nlohmann::json(nullptr)},
                              {"devices", gpu_only ? "gpu" : (cuda_ready && devices == trapeze::StageDevices::all ? "all" : "cpu")},
                              {"kernel_height", plan.kernel_height},
-                             {"window", plan.max_tasks_in_flight}};
+                             {"window", plan.max_tasks_in_flight},
+                             {"ranks", runtime.ranks()}};
     report.update(runtime_report(runtime));
     fmt::print("{}\n", report.dump());
   } else {
-    fmt::print("{} {} steps={} tile={} h={}{}{} workers={}{} sched={}: {:.4f} s, {:.3f} GCUPS{}\n", name, size,
+    fmt::print("{} {} steps={} tile={} h={}{}{} workers={}{}{} sched={}: {:.4f} s, {:.3f} GCUPS{}\n", name, size,
                options.steps, tile, plan.height, auto_height ? " (auto)" : "",
                gpus > 0 ? fmt::format(" k={}", plan.kernel_height) : std::string(), runtime.worker_count(),
+               runtime.ranks() > 1 ? fmt::format(" (per rank) ranks={}", runtime.ranks()) : std::string(),
                gpus > 0 ? fmt::format(" (stages on {} GPU)", gpus) : std::string(),
                runtime.scheduler(), seconds, gcups,
                options.verify ? (mismatch ? ", VERIFY FAILED" : ", verified") : "");

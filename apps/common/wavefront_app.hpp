@@ -108,6 +108,12 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
   trapeze::RuntimeOptions runtime_options;
   runtime_options.trace_directory = options.trace;
   trapeze::Runtime runtime(runtime_options);
+  // Wavefronts are not spread over MPI ranks yet: every rank would run the
+  // whole alignment and print it.
+  if (runtime.ranks() > 1) {
+    throw trapeze::InvalidArgument(std::string(name) + " does not run across MPI ranks yet (" +
+                                   std::to_string(runtime.ranks()) + " ranks); run it as one process");
+  }
   const ProgressLine progress(name, options);
   WavefrontOutcome<W> outcome;
   trapeze::Index tiles = 0;

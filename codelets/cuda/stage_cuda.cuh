@@ -17,6 +17,7 @@
 #include "box_copy.cuh"
 #include "cuda_check.cuh"
 #include "kernel_policy.hpp"
+#include "plane_register_kernel.cuh"
 #include "plane_stream_kernel.cuh"
 #include "plane_trapezoid_kernel.cuh"
 #include "single_step_kernel.cuh"
@@ -113,6 +114,29 @@ void launch_plane_stream(const S& stencil, const typename S::value_type* in, typ
   }
   kernel<<<blocks, threads, bytes, stream>>>(stencil, in, out, constants, g, outside);
   TRAPEZE_CUDA_CHECK_LAUNCH("plane_stream_kernel");
+}
+
+// One launch of the register-streaming single-step kernel (3-D star stencils) over g's region.
+template <Stencil S, typename Policy = PlaneStreamPolicyOf<S>>
+void launch_plane_register(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
+                           const typename S::value_type* constants, const LaunchGeometry& g,
+                           typename S::value_type outside, cudaStream_t stream) {
+  static_assert(PlaneRegisterShape<S, Policy>::usable, "the register-streaming kernel takes 3-D star stencils");
+  const long long cells[3] = {g.region_hi[0] - g.region_lo[0], g.region_hi[1] - g.region_lo[1],
+                              g.region_hi[2] - g.region_lo[2]};
+  if (cells[0] <= 0 || cells[1] <= 0 || cells[2] <= 0) return;
+  constexpr int tile_y = Policy::threads_y * Policy::rows;
+  const dim3 blocks(static_cast<unsigned>((cells[0] + Policy::threads_x - 1) / Policy::threads_x),
+                    static_cast<unsigned>((cells[1] + tile_y - 1) / tile_y),
+                    static_cast<unsigned>((cells[2] + Policy::planes - 1) / Policy::planes));
+  const dim3 threads(Policy::threads_x, Policy::threads_y, 1);
+  constexpr auto bytes = static_cast<int>(PlaneRegisterShape<S, Policy>::shared_bytes);
+  auto* kernel = &plane_register_kernel<S, Policy>;
+  if (bytes > 48 * 1024) {
+    TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  }
+  kernel<<<blocks, threads, bytes, stream>>>(stencil, in, out, constants, g, outside);
+  TRAPEZE_CUDA_CHECK_LAUNCH("plane_register_kernel");
 }
 
 // One step over g's region: 3-D stencils stream planes through shared memory,

@@ -3,6 +3,7 @@
 // directory, then a rename), so a reader never sees half a cache. Throws
 // trapeze::Error naming `what` and the file when it cannot.
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -15,7 +16,8 @@ namespace trapeze {
 inline void replace_json_file(const std::filesystem::path& file, const nlohmann::json& doc, const std::string& what) {
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);
-  const std::filesystem::path temporary = file.string() + ".tmp";
+  // One temporary per process: MPI ranks on one node update the same cache at once.
+  const std::filesystem::path temporary = file.string() + ".tmp." + std::to_string(getpid());
   {
     std::ofstream out(temporary);
     out << doc.dump(2) << '\n';

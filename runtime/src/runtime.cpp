@@ -9,7 +9,11 @@
 #include <string_view>
 #include <string>
 
+#include <algorithm>
+#include <thread>
+
 #include "fxt_trace.hpp"
+#include "mpi_session.hpp"
 #include "scheduler_policies/policies.hpp"
 #include "trapeze/error.hpp"
 #include "trapeze/tile_interface.hpp"
@@ -76,6 +80,37 @@ void check_worker_count_variables() {
   }
 }
 
+int environment_number(const char* name) {
+  const char* value = std::getenv(name);
+  return value && *value ? std::atoi(value) : -1;
+}
+
+// Several ranks on one node would each start a worker per core, all bound to
+// the first cores: unless the user placed the workers (STARPU_NCPU,
+// STARPU_WORKERS_CPUID or the cpus option), each local rank takes its share
+// of the cores, less one for StarPU-MPI's progress thread where the share allows.
+void share_cores_between_local_ranks(starpu_conf& conf, const RuntimeOptions& options) {
+  int local_ranks = -1;
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMIX_LOCAL_SIZE"}) {
+    if (local_ranks < 0) local_ranks = environment_number(name);
+  }
+  const int local_rank = mpi::local_rank();
+  if (local_ranks <= 1 || local_rank < 0 || options.cpus >= 0) return;
+  for (const char* name : {"STARPU_NCPU", "STARPU_NCPUS", "STARPU_WORKERS_CPUID"}) {
+    if (std::getenv(name)) return;
+  }
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int share = std::max(1, cores / local_ranks);
+  conf.ncpus = share > 1 ? share - 1 : 1;
+  conf.use_explicit_workers_bindid = 1;
+  for (int i = 0; i < conf.ncpus; ++i) conf.workers_bindid[i] = static_cast<unsigned>((local_rank * share + i) % cores);
+  // StarPU-MPI's progress thread polls without pause: on the share's last
+  // core, not on another rank's worker (StarPU reads only the variable).
+  if (share > 1 && !std::getenv("STARPU_MPI_THREAD_CPUID") && !std::getenv("STARPU_MPI_THREAD_COREID")) {
+    setenv("STARPU_MPI_THREAD_CPUID", std::to_string(local_rank * share + share - 1).c_str(), 1);
+  }
+}
+
 }  // namespace
 
 Runtime::Runtime(const RuntimeOptions& options) {
@@ -101,21 +136,35 @@ Runtime::Runtime(const RuntimeOptions& options) {
   if (options.cuda_devices >= 0) conf.ncuda = options.cuda_devices;
   conf.precedence_over_environment_variables =
       !options.scheduler.empty() || options.cpus >= 0 || options.cuda_devices >= 0;
+  mpi_ = options.mpi == MpiMode::on || (options.mpi == MpiMode::automatic && mpi::launched_by_mpi());
+  if (mpi_) share_cores_between_local_ranks(conf, options);
   std::optional<HiddenVariable> hidden;
   if (own_policy || !options.scheduler.empty()) hidden.emplace("STARPU_SCHED");
-  const int rc = starpu_init(&conf);
-  hidden.reset();
-  if (rc != 0) {
+  if (mpi_) {
+    mpi::start_starpu(conf);
+    rank_ = mpi::rank();
+    ranks_ = mpi::size();
+  } else {
+    const int rc = starpu_init(&conf);
     if (rc == -ENODEV) throw Error("StarPU found no worker to run tasks on (STARPU_NCPU=0 and no GPU?)");
-    throw RuntimeError("starpu_init", rc);
+    if (rc != 0) throw RuntimeError("starpu_init", rc);
   }
+  hidden.reset();
   tile_interface_ = std::make_unique<TileInterfaceOps>();
   submission_throttled_ = starpu_getenv_number("STARPU_LIMIT_MAX_SUBMITTED_TASKS") >= 0;
 }
 
 Runtime::~Runtime() {
   starpu_task_wait_for_all();
-  starpu_shutdown();
+  if (mpi_) {
+    mpi::stop_starpu();
+  } else {
+    starpu_shutdown();
+  }
+}
+
+void Runtime::broadcast(void* bytes, std::size_t size) const {
+  if (mpi_) mpi::broadcast(bytes, size);
 }
 
 int Runtime::worker_count() const { return static_cast<int>(starpu_worker_get_count()); }

@@ -27,7 +27,8 @@ namespace trapeze {
 // the median of three timed submissions after a warm-up one.
 template <Stencil S>
 double resident_seconds_per_step(Runtime& runtime, const S& stencil, Grid<typename S::value_type> grid,
-                                 const Plan& plan, Index steps) {
+                                 Plan plan, Index steps) {
+  plan.distribute = false;  // each process profiles its own GPU, also under MPI
   StencilRun<S> run(runtime, stencil, grid, plan);
   run.submit(steps);
   run.drain();

@@ -114,7 +114,9 @@ CostModel profile_cost_model(Runtime& runtime, const S& stencil) {
     Extent tile = domain;
     for (int d = 0; d < S::dims; ++d) tile[d] = (domain[d] + cuts - 1) / cuts;
     // The CPU model profiles CPU workers, whatever else the machine has.
-    const Plan plan{tile, config.height, TrapezoidMode::shrink, 1, StageDevices::cpu};
+    // Each process profiles by itself, also under MPI.
+    Plan plan{tile, config.height, TrapezoidMode::shrink, 1, StageDevices::cpu};
+    plan.distribute = false;
     // The median of five: a slow spell of a shared machine falls on one or two.
     std::vector<double> times;
     for (int repeat = 0; repeat < 5; ++repeat) {

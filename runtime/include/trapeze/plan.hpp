@@ -39,6 +39,10 @@ struct Plan {
   // The step the grid holds when the run starts (a restart from a checkpoint):
   // time-varying read-only fields and Neighbourhood::step count from it.
   Index first_step = 0;
+  // On a Runtime with several MPI ranks: spread the tiles over the ranks
+  // (each rank owns a box of tiles, trapeze/partition.hpp). false: this
+  // process runs every tile by itself (what the height models' profiling does).
+  bool distribute = true;
 };
 
 // How a wavefront runs: its tiles (clipped to the iteration space) and how

@@ -4,6 +4,8 @@
 // reference so nothing outlives it.
 #include <starpu.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -12,6 +14,10 @@ namespace trapeze {
 
 struct TileInterfaceOps;
 
+// Whether the process is one of several MPI ranks (StarPU-MPI): automatic
+// when an MPI launcher (mpirun) started it.
+enum class MpiMode { automatic, off, on };
+
 struct RuntimeOptions {
   std::string scheduler;  // empty: STARPU_SCHED or StarPU's default
   int cpus = -1;          // -1: STARPU_NCPU or all cores
@@ -19,6 +25,7 @@ struct RuntimeOptions {
   // Non-empty: StarPU records an FxT trace of the whole session into this
   // directory (needs StarPU built with FxT); scripts/timeline.py draws it.
   std::string trace_directory = {};
+  MpiMode mpi = MpiMode::automatic;
 };
 
 class Runtime {
@@ -33,6 +40,25 @@ class Runtime {
   // file is complete once the Runtime is destroyed.
   const std::string& trace_file() const { return trace_file_; }
   int cpu_worker_count() const;
+  // Under MPI: this process's rank and the ranks in all (0 and 1 without MPI).
+  // Runs spread their tiles over the ranks when there are several
+  // (Plan::distribute); each rank must then build the same runs in the same order.
+  bool uses_mpi() const { return mpi_; }
+  int rank() const { return rank_; }
+  int ranks() const { return ranks_; }
+  // Copies `size` bytes from rank 0's `bytes` into every rank's (nothing without MPI).
+  void broadcast(void* bytes, std::size_t size) const;
+  template <typename Value>
+  void broadcast(Value& value) const {
+    broadcast(&value, sizeof value);
+  }
+  // The first of `count` consecutive StarPU-MPI tags no other handle of this
+  // session uses; every rank gets the same numbers when it asks in the same order.
+  std::int64_t reserve_tags(std::int64_t count) {
+    const std::int64_t first = next_tag_;
+    next_tag_ += count;
+    return first;
+  }
   int cuda_worker_count() const;
   std::string scheduler() const;
   // Whether StarPU blocks task submission itself (STARPU_LIMIT_MAX_SUBMITTED_TASKS
@@ -50,6 +76,10 @@ class Runtime {
  private:
   std::unique_ptr<TileInterfaceOps> tile_interface_;
   bool submission_throttled_ = false;
+  bool mpi_ = false;
+  int rank_ = 0;
+  int ranks_ = 1;
+  std::int64_t next_tag_ = 0;
   std::string trace_file_;
   std::map<std::string, std::pair<std::unique_ptr<std::string>, std::unique_ptr<starpu_perfmodel>>> models_;
 };

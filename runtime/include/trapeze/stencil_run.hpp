@@ -33,6 +33,7 @@
 #include "trapeze/error.hpp"
 #include "trapeze/grid.hpp"
 #include "trapeze/grid_transfer.hpp"
+#include "trapeze/partition.hpp"
 #include "trapeze/plan.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/stencil.hpp"
@@ -52,14 +53,15 @@ class StencilRun {
   StencilRun(Runtime& runtime, const S& stencil, Grid<T>& grid, const Plan& plan)
       : runtime_(runtime), stencil_(stencil), grid_(grid), plan_(checked(plan, grid)),
         tiling_(grid.extent(), S::dims, plan.tile),
-        tiles_(runtime, tiling_, S::shape, plan.height, grid, updated_fields_of<S>, constant_fields_of<S>),
+        tiles_(runtime, tiling_, S::shape, plan.height, grid, updated_fields_of<S>, constant_fields_of<S>,
+               owners_of(runtime, tiling_, plan)),
         progress_(tiling_.count()),
         window_(window_capacity(plan, tiling_.count()), [this] { return submit_next_stage(); },
                 [this] { return pending_steps_ > 0; }) {
     if (plan.first_step < 0) throw InvalidArgument("first step must be >= 0, got " + std::to_string(plan.first_step));
     steps_submitted_ = plan.first_step;
     init_codelets();
-    placements_ = place_tiles(tiling_, S::shape, tiles_.halo_layout(), workers_of(stage_codelet_.where));
+    placements_ = place_tiles(tiling_, S::shape, tiles_.halo_layout(), workers_of(stage_codelet_.where), tiles_.owners());
     for (int t = 0; t < tiling_.count(); ++t) progress_[t].run = this, progress_[t].tile = t;
   }
 
@@ -113,12 +115,16 @@ class StencilRun {
   // Copies the tiles back into the grid (one task per band of tiles, each after
   // its tiles' last stage) and blocks until every submitted task has run. The
   // next submit() continues from the grid.
+  // Spread over MPI ranks, every rank calls it: rank 0's grid receives the
+  // whole field, the other ranks' grids are left as they were, and the next
+  // submit() continues from the tiles (a change to the grid in between is
+  // not seen).
   void wait(const ProgressCallback& progress = {}) {
     const auto tick = progress_tick(progress);
     window_.wait_until_submitted(tick);
     {
       auto submission = window_.lock_submission();
-      if (in_tiles_) submit_gather();
+      if (in_tiles_ && !grid_current_) submit_gather();
     }
     window_.wait_until_done(tick);
     if (checkpoint_failed_.load()) {
@@ -139,6 +145,7 @@ class StencilRun {
   // run: wait() rethrows it.
   using CheckpointWriter = std::function<void(Index step, const Grid<T>& snapshot)>;
   void checkpoint_every(Index every, CheckpointWriter write) {
+    if (distributed()) throw Error("checkpoints are not written by runs spread over MPI ranks yet");
     if (every < 1) throw InvalidArgument("checkpoint interval must be >= 1 step, got " + std::to_string(every));
     if (steps_requested_ > 0) throw Error("checkpoint_every() must come before the first submit()");
     checkpoint_every_ = every;
@@ -171,6 +178,10 @@ class StencilRun {
   // for this stencil, StarPU found a GPU, and the plan's devices allow it).
   bool uses_cuda() const { return stage_codelet_.where & STARPU_CUDA; }
   bool uses_cpus() const { return stage_codelet_.where & STARPU_CPU; }
+  // Whether the tiles are spread over MPI ranks (Plan::distribute, several ranks).
+  bool distributed() const { return tiles_.owners().distributed(); }
+  // The rank that owns a tile (0 in one process).
+  int owner_rank(int tile) const { return tiles_.owners().owner(tile); }
 
  private:
   struct TileProgress {
@@ -179,6 +190,17 @@ class StencilRun {
     std::atomic<Index> stages{0};
     std::atomic<Index> away_from_owner{0};
   };
+
+  // Under MPI with several ranks, each rank owns one box of tiles (the
+  // partitioner's cut for equal ranks); every rank computes the same.
+  static TileOwners owners_of(const Runtime& runtime, const Tiling& tiling, const Plan& plan) {
+    TileOwners owners;
+    if (runtime.ranks() <= 1 || !plan.distribute) return owners;
+    const Partition ranks(tiling, S::shape, std::vector<double>(static_cast<std::size_t>(runtime.ranks()), 1.0));
+    for (int t = 0; t < tiling.count(); ++t) owners.rank_of_tile.push_back(ranks.owner_of(t));
+    owners.rank = runtime.rank();
+    return owners;
+  }
 
   static Plan checked(const Plan& plan, const Grid<T>& grid) {
     if (plan.height < 1) throw InvalidArgument("height must be >= 1, got " + std::to_string(plan.height));
@@ -286,25 +308,33 @@ class StencilRun {
   // Copies (publish, scatter, gather) only count towards completion.
   static void on_copy_done(void* arg) { static_cast<StencilRun*>(arg)->window_.task_done(); }
 
+  // `rank`: where the task runs when the run is spread over MPI ranks. Every
+  // rank inserts every task (StarPU-MPI posts the transfers its data needs);
+  // only the executing rank's window counts it.
   void insert(starpu_codelet* codelet, std::vector<starpu_data_descr>& data, const void* args,
               std::size_t args_size, void (*callback)(void*), void* callback_arg, const char* name,
-              const TaskPlacement* placement = nullptr) {
+              const TaskPlacement* placement = nullptr, int rank = 0) {
+    const bool runs_here = !distributed() || rank == tiles_.owners().rank;
     // Counted before it exists, so its callback never finds more tasks done than submitted.
-    window_.task_submitted();
-    const int rc = starpu_task_insert(codelet, STARPU_VALUE, args, args_size, STARPU_DATA_MODE_ARRAY,
-                                      data.data(), static_cast<int>(data.size()), STARPU_CALLBACK_WITH_ARG_NFREE,
-                                      callback, callback_arg, STARPU_NAME, name, STARPU_TASK_SCHED_DATA,
-                                      const_cast<TaskPlacement*>(placement), 0);
+    if (runs_here) window_.task_submitted();
+    const int rc = distributed()
+                       ? insert_distributed({codelet, args, args_size, data.data(), static_cast<int>(data.size()),
+                                             callback, callback_arg, name, const_cast<TaskPlacement*>(placement), rank})
+                       : starpu_task_insert(codelet, STARPU_VALUE, args, args_size, STARPU_DATA_MODE_ARRAY,
+                                            data.data(), static_cast<int>(data.size()), STARPU_CALLBACK_WITH_ARG_NFREE,
+                                            callback, callback_arg, STARPU_NAME, name, STARPU_TASK_SCHED_DATA,
+                                            const_cast<TaskPlacement*>(placement), 0);
     if (rc != 0) {
-      window_.task_not_submitted();
-      throw RuntimeError("starpu_task_insert", rc);
+      if (runs_here) window_.task_not_submitted();
+      throw RuntimeError(distributed() ? "starpu_mpi_task_insert" : "starpu_task_insert", rc);
     }
   }
 
   // One task per band copying between the tiles and `grid`; `extra`, when
   // given, is one more handle every task holds (a snapshot's ordering handle).
+  // `rank`: under MPI, the rank every task runs on; -1: each band's owner.
   void submit_band_transfers(starpu_codelet* codelet, starpu_data_access_mode mode, bool release, Grid<T>& grid,
-                             const starpu_data_descr* extra = nullptr) {
+                             const starpu_data_descr* extra = nullptr, int rank = -1) {
     for (int b = 0; b < static_cast<int>(tiles_.bands().size()); ++b) {
       std::vector<starpu_data_descr> data;
       const Band& band = tiles_.bands()[b];
@@ -314,7 +344,8 @@ class StencilRun {
       }
       if (extra) data.push_back(*extra);
       const BandTransferArgs<T> args{&tiles_, &grid, b, release};
-      insert(codelet, data, &args, sizeof args, &on_copy_done, this, codelet->name);
+      insert(codelet, data, &args, sizeof args, &on_copy_done, this, codelet->name, nullptr,
+             rank >= 0 ? rank : band.owner);
     }
   }
 
@@ -322,7 +353,14 @@ class StencilRun {
     submit_band_transfers(&scatter_codelet_, STARPU_W, tiles_.release_pages(), grid_);
     in_tiles_ = true;
   }
+  // Under MPI rank 0 gathers every tile (StarPU-MPI sends it the others'),
+  // and the tiles stay the run's home.
   void submit_gather() {
+    if (distributed()) {
+      submit_band_transfers(&gather_codelet_, STARPU_R, false, grid_, nullptr, 0);
+      grid_current_ = true;
+      return;
+    }
     submit_band_transfers(&gather_codelet_, STARPU_R, tiles_.release_pages(), grid_);
     in_tiles_ = false;
     strips_current_ = false;
@@ -333,7 +371,8 @@ class StencilRun {
       std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_R}};
       tiles_.append_outputs(t, read_version_, data);
       const PublishArgs args{&tiles_.layout(t)};
-      insert(&publish_codelet_, data, &args, sizeof args, &on_copy_done, this, tiles_.name(t), &placements_[t]);
+      insert(&publish_codelet_, data, &args, sizeof args, &on_copy_done, this, tiles_.name(t), &placements_[t],
+             owner_rank(t));
     }
     strips_current_ = true;
   }
@@ -392,8 +431,9 @@ class StencilRun {
       const StageArgs<S> args{&tiles_.layout(t), &stencil_, steps, steps_submitted_, publish, plan_.mode,
                               plan_.kernel_height};
       insert(&stage_codelet_, data, &args, sizeof args, &on_stage_done, &progress_[t], tiles_.name(t),
-             &placements_[t]);
+             &placements_[t], owner_rank(t));
     }
+    grid_current_ = false;
     read_version_ = 1 - read_version_;
     steps_submitted_ += steps;
   }
@@ -419,6 +459,7 @@ class StencilRun {
   int read_version_ = 0;
   bool strips_current_ = false;
   bool in_tiles_ = false;  // the values live in the tiles (scattered, not yet gathered)
+  bool grid_current_ = false;  // the grid holds the tiles' latest values (gathered since the last stage)
   // Checkpoints (checkpoint_every()).
   Index checkpoint_every_ = 0;
   CheckpointWriter checkpoint_write_;

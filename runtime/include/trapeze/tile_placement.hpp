@@ -10,6 +10,7 @@
 #include "trapeze/halo_pieces.hpp"
 #include "trapeze/stencil_shape.hpp"
 #include "trapeze/task_placement.hpp"
+#include "trapeze/tile_owners.hpp"
 #include "trapeze/tiling.hpp"
 
 namespace trapeze {
@@ -19,7 +20,11 @@ std::vector<int> workers_of(std::uint32_t where);
 
 // One placement per tile. With more workers than tiles the first
 // workers own one tile each and the others own none.
+// Spread over MPI ranks (`owners` distributed), only this rank's tiles (one
+// box of them) are partitioned among its workers; the others get no worker,
+// and a tile borders another owner when it exchanges a piece with another
+// worker or another rank.
 std::vector<TaskPlacement> place_tiles(const Tiling& tiling, const StencilShape& shape, const HaloLayout& halo,
-                                       const std::vector<int>& workers);
+                                       const std::vector<int>& workers, const TileOwners& owners = {});
 
 }  // namespace trapeze

@@ -8,12 +8,20 @@
 // CPU's in-place sweep. Tiles are grouped in bands (all tiles at one position
 // along the slowest dimension): a band's cells are one contiguous range of the
 // grid, so the grid's pages can be given back band by band as tiles fill.
+//
+// Spread over MPI ranks (TileOwners), every rank registers every handle, in
+// the same order with the same tags, and tells StarPU-MPI its owner: a tile,
+// its read-only fields and the pieces it publishes belong to the tile's rank.
+// Only a rank's own tiles, and the pieces it writes or reads, have host
+// buffers; StarPU allocates what a rank receives. A band is then cut by
+// owner, so each copy task touches one rank's tiles.
 #include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
 
 #include "trapeze/data_handle.hpp"
+#include "trapeze/distributed_data.hpp"
 #include "trapeze/grid.hpp"
 #include "trapeze/halo_pieces.hpp"
 #include "trapeze/host_buffer.hpp"
@@ -22,6 +30,7 @@
 #include "trapeze/stencil_shape.hpp"
 #include "trapeze/tile_interface.hpp"
 #include "trapeze/tile_layout.hpp"
+#include "trapeze/tile_owners.hpp"
 #include "trapeze/tiling.hpp"
 
 namespace trapeze {
@@ -29,6 +38,7 @@ namespace trapeze {
 struct Band {
   std::vector<int> tiles;
   Index lo = 0, hi = 0;  // along the slowest dimension, global coordinates
+  int owner = 0;         // the rank holding its tiles
 };
 
 // Grids at least this large give their pages back while the tiles hold the
@@ -46,8 +56,8 @@ template <typename T>
 class TileStore {
  public:
   TileStore(Runtime& runtime, const Tiling& tiling, const StencilShape& shape, int height, const Grid<T>& grid,
-            int updated_fields, int constant_fields)
-      : layout_(layout_within_memory(tiling, ghost_width(shape, height), height, grid.boundary().kind,
+            int updated_fields, int constant_fields, TileOwners owners = {})
+      : owners_(std::move(owners)), layout_(layout_within_memory(tiling, ghost_width(shape, height), height, grid.boundary().kind,
                                      updated_fields, constant_fields)) {
     const Extent ghost = ghost_width(shape, height);
     const int dims = tiling.dims();
@@ -75,15 +85,25 @@ class TileStore {
       layouts_.push_back(std::move(p));
       names_.push_back("tile " + to_string(tiling.coordinates(t), dims));
     }
+    // Bands in order along the slowest dimension, each cut by owner (ranks in order).
+    std::vector<std::vector<Band>> by_position;
     for (int t = 0; t < tiling.count(); ++t) {
-      const Index band = tiling.coordinates(t)[dims - 1];
-      if (band >= static_cast<Index>(bands_.size())) bands_.resize(static_cast<std::size_t>(band + 1));
-      bands_[band].tiles.push_back(t);
-      bands_[band].lo = tiling.box(t).lo[dims - 1];
-      bands_[band].hi = tiling.box(t).hi[dims - 1];
+      const auto position = static_cast<std::size_t>(tiling.coordinates(t)[dims - 1]);
+      if (position >= by_position.size()) by_position.resize(position + 1);
+      std::vector<Band>& cut = by_position[position];
+      auto band = std::find_if(cut.begin(), cut.end(), [&](const Band& b) { return b.owner == owners_.owner(t); });
+      if (band == cut.end()) band = cut.insert(std::upper_bound(cut.begin(), cut.end(), owners_.owner(t),
+                                                                [](int owner, const Band& b) { return owner < b.owner; }),
+                                               Band{{}, tiling.box(t).lo[dims - 1], tiling.box(t).hi[dims - 1], owners_.owner(t)});
+      band->tiles.push_back(t);
     }
-    double bytes = 0;
-    for (const TileLayout& p : layouts_) {
+    for (std::vector<Band>& cut : by_position) {
+      for (Band& band : cut) bands_.push_back(std::move(band));
+    }
+    double bytes = 0;  // this process's: its own tiles
+    for (int t = 0; t < tiling.count(); ++t) {
+      if (!owners_.local(t)) continue;
+      const TileLayout& p = layouts_[t];
       bytes += static_cast<double>(p.buffer_cells()) * sizeof(T) +
                static_cast<double>(constant_fields) * static_cast<double>(p.constant_planes) *
                    static_cast<double>(p.padded_cells()) * sizeof(T);
@@ -92,14 +112,20 @@ class TileStore {
                     bytes);
     // Tiles' host buffers are filled by scatter tasks (the first touch of their
     // pages happens there, in parallel), constants likewise.
-    for (const TileLayout& p : layouts_) {
-      tile_buffers_.emplace_back(static_cast<std::size_t>(p.buffer_cells()));
+    if (owners_.distributed()) owners_.first_tag = runtime.reserve_tags(tags_needed(tiling, layout_, constant_fields));
+    std::int64_t tag = owners_.first_tag;
+    for (int t = 0; t < tiling.count(); ++t) {
+      const TileLayout& p = layouts_[t];
+      const bool local = owners_.local(t);
+      tile_buffers_.emplace_back(local ? static_cast<std::size_t>(p.buffer_cells()) : 0);
       tile_handles_.emplace_back(
           register_tile(runtime.tile_interface(), tile_buffers_.back().data(), p.buffer_cells(), sizeof(T)), false);
+      if (owners_.distributed()) register_distributed(tile_handles_.back().get(), tag++, owners_.owner(t));
       if (constant_fields > 0) {
-        constant_buffers_.emplace_back(static_cast<std::size_t>(constant_fields * p.constant_planes * p.padded_cells()));
-        constant_handles_.push_back(
-            DataHandle::vector(constant_buffers_.back().data(), constant_buffers_.back().size(), sizeof(T), false));
+        const auto cells = static_cast<std::size_t>(constant_fields * p.constant_planes * p.padded_cells());
+        constant_buffers_.emplace_back(local ? cells : 0);
+        constant_handles_.push_back(DataHandle::vector(constant_buffers_.back().data(), cells, sizeof(T), false));
+        if (owners_.distributed()) register_distributed(constant_handles_.back().get(), tag++, owners_.owner(t));
       }
     }
     // Strips live in our own touched buffers rather than where StarPU would
@@ -107,11 +133,13 @@ class TileStore {
     // page inside a timed task (see host_buffer.hpp).
     for (const HaloPiece& piece : layout_.pieces) {
       const auto count = static_cast<std::size_t>(updated_fields * piece.source.cells());
+      const bool used_here = owners_.local(piece.producer) || owners_.local(piece.consumer);
       std::array<DataHandle, 2> versions;
       for (DataHandle& version : versions) {
-        strip_buffers_.emplace_back(count);
-        std::fill_n(strip_buffers_.back().data(), count, T{});
+        strip_buffers_.emplace_back(used_here ? count : 0);
+        std::fill_n(strip_buffers_.back().data(), strip_buffers_.back().size(), T{});
         version = DataHandle::vector(strip_buffers_.back().data(), count, sizeof(T), false);
+        if (owners_.distributed()) register_distributed(version.get(), tag++, owners_.owner(piece.producer));
       }
       strips_.push_back(std::move(versions));
     }
@@ -123,6 +151,12 @@ class TileStore {
   }
 
   int count() const { return static_cast<int>(layouts_.size()); }
+  const TileOwners& owners() const { return owners_; }
+  // StarPU-MPI tags a distributed store of this tiling takes (its handles).
+  static std::int64_t tags_needed(const Tiling& tiling, const HaloLayout& halo, int constant_fields) {
+    return static_cast<std::int64_t>(tiling.count()) * (constant_fields > 0 ? 2 : 1) +
+           2 * static_cast<std::int64_t>(halo.pieces.size());
+  }
   const TileLayout& layout(int t) const { return layouts_[t]; }
   const char* name(int t) const { return names_[t].c_str(); }
   const std::vector<Band>& bands() const { return bands_; }
@@ -172,6 +206,7 @@ class TileStore {
     return build_halo_layout(tiling, ghost, boundary);
   }
 
+  TileOwners owners_;
   HaloLayout layout_;
   std::vector<TileLayout> layouts_;
   std::vector<std::string> names_;

@@ -1,0 +1,107 @@
+#include "mpi_session.hpp"
+
+#include <starpu_mpi.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "trapeze/distributed_data.hpp"
+#include "trapeze/error.hpp"
+
+namespace trapeze::mpi {
+
+namespace {
+
+int environment_number(const char* name) {
+  const char* value = std::getenv(name);
+  return value && *value ? std::atoi(value) : -1;
+}
+
+void finalize_at_exit() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
+void initialise_once() {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  if (initialised) return;
+  int provided = 0;
+  if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
+    throw Error("MPI_Init_thread failed");
+  }
+  std::atexit(finalize_at_exit);
+  if (provided < MPI_THREAD_MULTIPLE) {
+    throw Error("the MPI library gives thread level " + std::to_string(provided) +
+                ", StarPU-MPI beside the program's own calls needs MPI_THREAD_MULTIPLE");
+  }
+}
+
+}  // namespace
+
+bool launched_by_mpi() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"}) {
+    if (std::getenv(name)) return true;
+  }
+  return false;
+}
+
+void start_starpu(starpu_conf& conf) {
+  initialise_once();
+  const int rc = starpu_mpi_init_conf(nullptr, nullptr, 0, MPI_COMM_WORLD, &conf);
+  if (rc == -ENODEV) throw Error("StarPU found no worker to run tasks on (STARPU_NCPU=0 and no GPU?)");
+  if (rc != 0) throw RuntimeError("starpu_mpi_init_conf", rc);
+}
+
+void stop_starpu() {
+  starpu_mpi_wait_for_all(MPI_COMM_WORLD);
+  starpu_mpi_barrier(MPI_COMM_WORLD);
+  starpu_mpi_shutdown();
+}
+
+int rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int size() {
+  int s = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+int local_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMIX_LOCAL_RANK"}) {
+    if (const int r = environment_number(name); r >= 0) return r;
+  }
+  return -1;
+}
+
+void broadcast(void* bytes, std::size_t size) {
+  MPI_Bcast(bytes, static_cast<int>(size), MPI_BYTE, 0, MPI_COMM_WORLD);
+}
+
+}  // namespace trapeze::mpi
+
+namespace trapeze {
+
+void register_distributed(starpu_data_handle_t handle, std::int64_t tag, int owner) {
+  starpu_mpi_data_register(handle, static_cast<starpu_mpi_tag_t>(tag), owner);
+}
+
+int insert_distributed(const DistributedTask& task) {
+  if (task.execute_on == owner_of_written_data) {
+    return starpu_mpi_task_insert(MPI_COMM_WORLD, task.codelet, STARPU_VALUE, task.args, task.args_size,
+                                  STARPU_DATA_MODE_ARRAY, task.data, task.data_count, STARPU_CALLBACK_WITH_ARG_NFREE,
+                                  task.callback, task.callback_arg, STARPU_NAME, task.name, STARPU_TASK_SCHED_DATA,
+                                  task.sched_data, 0);
+  }
+  return starpu_mpi_task_insert(MPI_COMM_WORLD, task.codelet, STARPU_EXECUTE_ON_NODE, task.execute_on, STARPU_VALUE,
+                                task.args, task.args_size, STARPU_DATA_MODE_ARRAY, task.data, task.data_count,
+                                STARPU_CALLBACK_WITH_ARG_NFREE, task.callback, task.callback_arg, STARPU_NAME, task.name,
+                                STARPU_TASK_SCHED_DATA, task.sched_data, 0);
+}
+
+}  // namespace trapeze

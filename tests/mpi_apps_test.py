@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""The stencil apps under mpirun (issue 12): 2 and 3 ranks at odd sizes and
+with periodic boundaries give bit for bit the 1-rank result. Each run writes
+its whole field with --output (rank 0 receives it from the others), and
+--verify checks it against the sequential reference; the --json line is
+printed once and names the ranks. StarPU-MPI's own statistics show that
+only halo strips travel during a run.
+
+Usage: mpi_apps_test.py APPS_DIR
+"""
+import filecmp
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+failures = []
+
+# Odd sizes and tiles: tiles do not divide the domain and ranks own unequal boxes.
+CASES = [
+    ("jacobi2d", "--size 301x217 --steps 9 --tile 64x48 --height 2"),
+    ("jacobi2d", "--size 157x131 --steps 6 --tile 40x40 --height 3 --boundary periodic --type double"),
+    ("jacobi3d", "--size 37x29x23 --steps 5 --tile 16x16x8 --height 2"),
+    ("hotspot", "--size 203x151 --steps 7 --tile 64x64 --height 3"),
+    ("life", "--size 255x199 --steps 8 --tile 64x50 --height 4 --boundary periodic"),
+    ("pathfinder", "--size 10001 --steps 40 --tile 1500 --height 5"),
+]
+MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
+# One StarPU worker per rank: the CI machine has two cores for all ranks.
+ENVIRONMENT = dict(os.environ, STARPU_NCPU="1", STARPU_NCUDA="0", STARPU_SILENT="1", OMPI_MCA_btl="self,vader",
+                   OMPI_MCA_rmaps_base_oversubscribe="1")
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+        print("FAIL:", what, flush=True)
+
+
+def run(ranks, app, arguments, output):
+    command = [os.path.join(apps_dir, app), *arguments.split(), "--verify", "--json", "--output", output]
+    if ranks > 1:
+        command = MPIRUN + ["-np", str(ranks)] + command
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240,
+                          env=ENVIRONMENT)
+    what = f"{ranks} rank(s): {app} {arguments}"
+    check(done.returncode == 0, f"{what}: exit {done.returncode}: {done.stderr.strip()[-2000:]}")
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    check(len(lines) == 1, f"{what}: expected one JSON line (rank 0's), got {len(lines)}: {done.stdout!r}")
+    report = json.loads(lines[0]) if lines else {}
+    check(report.get("verified") is True, f"{what}: not verified: {report}")
+    check(report.get("ranks") == ranks, f"{what}: ranks {report.get('ranks')} in the JSON line")
+    return report
+
+
+def sent_bytes_per_rank(stderr):
+    """Bytes each rank sent, from StarPU-MPI's statistics (STARPU_MPI_STATS=1)."""
+    sent = {}
+    for line in stderr.splitlines():
+        match = re.match(r"\[starpu_comm_stats\]\[(\d+)\] TOTAL:\s+([0-9.]+) B", line)
+        if match:
+            sent[int(match.group(1))] = float(match.group(2))
+    return sent
+
+
+def only_halos_travel():
+    """jacobi2d 256x256 in 2x4 tiles of 128x64 on 2 ranks: the partitioner cuts
+    y (the tiles' long side faces the cut), so each rank owns 2x2 tiles. Per
+    stage of h = 2 steps, each of a rank's two tiles at the cut sends the
+    tile below it a strip of 128 x 2 cells and the diagonal tile a 2 x 2
+    corner, in both directions; nothing else moves during the run. At the end
+    rank 1 sends rank 0 its four tiles, each with its ghost zone
+    (132 x 68 cells), for the gathered output."""
+    steps, height, cell = 8, 2, 4
+    ghost = 1 * height
+    halo_per_stage = 2 * (128 * ghost + ghost * ghost) * cell
+    gathered = 4 * (128 + 2 * ghost) * (64 + 2 * ghost) * cell
+    command = MPIRUN + ["-np", "2", os.path.join(apps_dir, "jacobi2d"), "--size", "256x256", "--steps", str(steps),
+                        "--tile", "128x64", "--height", str(height), "--json"]
+    environment = dict(ENVIRONMENT, STARPU_MPI_STATS="1")
+    environment.pop("STARPU_SILENT")
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240,
+                          env=environment)
+    check(done.returncode == 0, f"traffic run: exit {done.returncode}: {done.stderr.strip()[-2000:]}")
+    sent = sent_bytes_per_rank(done.stderr)
+    expected = {0: (steps // height) * halo_per_stage, 1: (steps // height) * halo_per_stage + gathered}
+    check(sent == expected, f"bytes sent per rank {sent}, expected halo strips only {expected}")
+    print(f"bytes sent per rank: {sent} (halo strips, then rank 1's tiles to rank 0)", flush=True)
+
+
+def refused_across_ranks():
+    """What does not run across ranks yet says so in one line per rank, exit 2."""
+    for app, arguments, needle in [("smith-waterman", "--size 300x200", "does not run across MPI ranks"),
+                                   ("jacobi2d", "--size 64 --checkpoint c.h5 --checkpoint-every 2", "--checkpoint")]:
+        command = MPIRUN + ["-np", "2", os.path.join(apps_dir, app), *arguments.split()]
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120,
+                              env=ENVIRONMENT, cwd=tempfile.gettempdir())
+        lines = [line for line in done.stderr.splitlines() if needle in line]
+        check(done.returncode != 0 and len(lines) == 2,
+              f"2 ranks: {app} {arguments}: expected a non-zero exit and one line per rank naming {needle!r}, "
+              f"got {done.returncode}: {done.stderr[-1500:]!r}")
+
+
+def main():
+    if shutil.which("mpirun") is None:
+        print("mpirun not found")
+        return 1
+    with tempfile.TemporaryDirectory() as tmp:
+        for index, (app, arguments) in enumerate(CASES):
+            single = os.path.join(tmp, f"{index}-1.txt")
+            run(1, app, arguments, single)
+            for ranks in (2, 3):
+                spread = os.path.join(tmp, f"{index}-{ranks}.txt")
+                run(ranks, app, arguments, spread)
+                same = os.path.exists(single) and os.path.exists(spread) and filecmp.cmp(single, spread, shallow=False)
+                check(same, f"{ranks} ranks: {app} {arguments}: --output differs from 1 rank's")
+                print(f"{app} {arguments}: {ranks} ranks {'equal 1 rank' if same else 'DIFFER'}", flush=True)
+    only_halos_travel()
+    refused_across_ranks()
+    print(f"{len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    apps_dir = sys.argv[1]
+    sys.exit(main())
