@@ -15,18 +15,20 @@ int run_bins(const apps::WavefrontOptions& options, const std::vector<std::uint8
              trapeze::Index columns) {
   std::vector<apps::BinCounts<Bins>> table(bins.size());
   const trapeze::WavefrontData<apps::IntegralHistogram<Bins>> data{rows, columns, {}, {}, bins, table};
+  // [row][column][bin]: extent bins x columns x rows, x first.
+  const auto write_output = [&] {
+    apps::write_fields_hdf5(options.output, {Bins, columns, rows}, 3,
+                            {{"inthist", apps::FieldType::u32, table.data(), 1}}, {0, "inthist", "zero"});
+  };
   const int status = apps::run_wavefront_app<apps::IntegralHistogram<Bins>>(
-      "inthist", options, apps::IntegralHistogram<Bins>{}, data, [&](const auto& outcome, nlohmann::json& report) {
+      "inthist", options, apps::IntegralHistogram<Bins>{}, data,
+      [&](const auto& outcome, nlohmann::json& report) {
         std::vector<std::uint32_t> totals(outcome.last_cell.count, outcome.last_cell.count + Bins);
         report["bins"] = Bins;
         report["histogram"] = totals;  // the whole image's histogram: the last cell
         return fmt::format("{} bins", Bins);
-      });
-  if (status == 0 && !options.output.empty()) {
-    // [row][column][bin]: extent bins x columns x rows, x first.
-    apps::write_fields_hdf5(options.output, {Bins, columns, rows}, 3,
-                            {{"inthist", apps::FieldType::u32, table.data(), 1}}, {0, "inthist", "zero"});
-  }
+      },
+      options.output.empty() ? std::function<void()>() : std::function<void()>(write_output));
   return status;
 }
 

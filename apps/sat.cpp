@@ -35,18 +35,20 @@ int main(int argc, char** argv) {
     }
     std::vector<std::uint64_t> table(image.size());
     const trapeze::WavefrontData<apps::SummedAreaTable> data{rows, columns, {}, {}, image, table};
-    const int status = apps::run_wavefront_app<apps::SummedAreaTable>(
-        "sat", options, apps::SummedAreaTable{}, data, [&](const auto& outcome, nlohmann::json& report) {
-          report["total"] = outcome.last_cell;
-          report["max_pixel"] = max_pixel;
-          return fmt::format("total {}", outcome.last_cell);
-        });
-    if (status == 0 && !options.output.empty()) {
-      // Rows are the slow dimension: the datasets are [row][column], extent columns x rows.
+    // Rows are the slow dimension: the datasets are [row][column], extent columns x rows.
+    const auto write_output = [&] {
       apps::write_fields_hdf5(options.output, {columns, rows, 1}, 2,
                               {{"image", apps::FieldType::u32, image.data(), 1}, {"sat", apps::FieldType::u64, table.data(), 1}},
                               {0, "sat", "zero"});
-    }
+    };
+    const int status = apps::run_wavefront_app<apps::SummedAreaTable>(
+        "sat", options, apps::SummedAreaTable{}, data,
+        [&](const auto& outcome, nlohmann::json& report) {
+          report["total"] = outcome.last_cell;
+          report["max_pixel"] = max_pixel;
+          return fmt::format("total {}", outcome.last_cell);
+        },
+        options.output.empty() ? std::function<void()>() : std::function<void()>(write_output));
     return status;
   });
 }

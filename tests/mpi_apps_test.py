@@ -4,7 +4,8 @@ with periodic boundaries give bit for bit the 1-rank result. Each run writes
 its whole field with --output (rank 0 receives it from the others), and
 --verify checks it against the sequential reference; the --json line is
 printed once and names the ranks. StarPU-MPI's own statistics show that
-only halo strips travel during a run.
+only halo strips travel during a run. The wavefront apps give 1 rank's
+scores, distances and tables on 2 and 3 ranks.
 
 Usage: mpi_apps_test.py APPS_DIR
 """
@@ -28,6 +29,16 @@ CASES = [
     ("life", "--size 255x199 --steps 8 --tile 64x50 --height 4 --boundary periodic"),
     ("pathfinder", "--size 10001 --steps 40 --tile 1500 --height 5"),
 ]
+# The wavefront apps: rows of tiles dealt to the ranks; their JSON fields
+# (score, distance, totals, histogram, last cell) must equal 1 rank's, and
+# --verify checks the whole table (sat, inthist) or the score on rank 0.
+WAVEFRONT_CASES = [
+    ("smith-waterman", "--size 1501x1203 --tile 128x96", ["score", "last_cell"]),
+    ("smith-waterman", "--size 700x1900 --tile 64x200 --alphabet protein", ["score", "last_cell"]),
+    ("dtw", "--size 999x1001 --tile 100x128", ["distance"]),
+    ("sat", "--size 601x457 --tile 64x50", ["total"]),
+    ("inthist", "--size 333x251 --tile 40x32 --bins 8", ["histogram"]),
+]
 MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
 # One StarPU worker per rank: the CI machine has two cores for all ranks.
 ENVIRONMENT = dict(os.environ, STARPU_NCPU="1", STARPU_NCUDA="0", STARPU_SILENT="1", OMPI_MCA_btl="self,vader",
@@ -41,7 +52,9 @@ def check(condition, what):
 
 
 def run(ranks, app, arguments, output):
-    command = [os.path.join(apps_dir, app), *arguments.split(), "--verify", "--json", "--output", output]
+    command = [os.path.join(apps_dir, app), *arguments.split(), "--verify", "--json"]
+    if output:
+        command += ["--output", output]
     if ranks > 1:
         command = MPIRUN + ["-np", str(ranks)] + command
     done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240,
@@ -93,7 +106,7 @@ def only_halos_travel():
 
 def refused_across_ranks():
     """What does not run across ranks yet says so in one line per rank, exit 2."""
-    for app, arguments, needle in [("smith-waterman", "--size 300x200", "does not run across MPI ranks"),
+    for app, arguments, needle in [("smith-waterman", "--size 300x200 --checkpoint c.ckpt --checkpoint-every 1", "--checkpoint"),
                                    ("jacobi2d", "--size 64 --checkpoint c.h5 --checkpoint-every 2", "--checkpoint")]:
         command = MPIRUN + ["-np", "2", os.path.join(apps_dir, app), *arguments.split()]
         done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120,
@@ -118,6 +131,17 @@ def main():
                 same = os.path.exists(single) and os.path.exists(spread) and filecmp.cmp(single, spread, shallow=False)
                 check(same, f"{ranks} ranks: {app} {arguments}: --output differs from 1 rank's")
                 print(f"{app} {arguments}: {ranks} ranks {'equal 1 rank' if same else 'DIFFER'}", flush=True)
+        for app, arguments, fields in WAVEFRONT_CASES:
+            single = run(1, app, arguments, None)
+            for ranks in (2, 3):
+                spread = run(ranks, app, arguments, None)
+                for field in fields:
+                    check(field in single and spread.get(field) == single.get(field),
+                          f"{ranks} ranks: {app} {arguments}: {field} {spread.get(field)} against 1 rank's {single.get(field)}")
+                print(f"{app} {arguments}: {ranks} ranks, {', '.join(fields)} as 1 rank's", flush=True)
+        written = os.path.join(tmp, "sat.h5")
+        run(2, "sat", "--size 301x257 --tile 64x50", written)
+        check(os.path.exists(written), "2 ranks: sat --output wrote no file")
     only_halos_travel()
     refused_across_ranks()
     print(f"{len(failures)} failure(s)")
@@ -125,5 +149,5 @@ def main():
 
 
 if __name__ == "__main__":
-    apps_dir = sys.argv[1]
+    apps_dir = os.path.abspath(sys.argv[1])
     sys.exit(main())

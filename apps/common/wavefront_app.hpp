@@ -86,11 +86,15 @@ trapeze::WavefrontResume<W> read_resume(const char* name, const std::string& pat
 }
 
 // Runs `wavefront` over `data` and reports. `describe` adds the app's fields
-// to the JSON line and returns the summary's tail (e.g. "score 42").
+// to the JSON line and returns the summary's tail (e.g. "score 42");
+// `write_output`, when given, writes --output after a verified (or unchecked) run.
+// Under mpirun every rank runs this on the same inputs and the rows of tiles
+// are dealt to the ranks; rank 0 alone checks, writes and reports.
 template <trapeze::Wavefront W>
 int run_wavefront_app(const char* name, const WavefrontOptions& options, const W& wavefront,
                       const trapeze::WavefrontData<W>& data,
-                      const std::function<std::string(const WavefrontOutcome<W>&, nlohmann::json&)>& describe) {
+                      const std::function<std::string(const WavefrontOutcome<W>&, nlohmann::json&)>& describe,
+                      const std::function<void()>& write_output = {}) {
   if (!data.output.empty() && (!options.checkpoint.empty() || !options.restart.empty())) {
     throw trapeze::InvalidArgument(std::string(name) +
                                    " keeps every cell, and a checkpoint holds only the row above the rest: "
@@ -108,13 +112,14 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
   trapeze::RuntimeOptions runtime_options;
   runtime_options.trace_directory = options.trace;
   trapeze::Runtime runtime(runtime_options);
-  // Wavefronts are not spread over MPI ranks yet: every rank would run the
-  // whole alignment and print it.
-  if (runtime.ranks() > 1) {
-    throw trapeze::InvalidArgument(std::string(name) + " does not run across MPI ranks yet (" +
+  if (runtime.ranks() > 1 && (!options.checkpoint.empty() || !options.restart.empty())) {
+    throw trapeze::InvalidArgument("--checkpoint and --restart are not supported across MPI ranks yet (" +
                                    std::to_string(runtime.ranks()) + " ranks); run it as one process");
   }
-  const ProgressLine progress(name, options);
+  const bool reporting_rank = runtime.rank() == 0;
+  RunReportOptions progress_options = options;
+  if (!reporting_rank) progress_options.progress = false, progress_options.json = true;
+  const ProgressLine progress(name, progress_options);
   WavefrontOutcome<W> outcome;
   trapeze::Index tiles = 0;
   double seconds = 0;
@@ -136,10 +141,13 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
     run.submit();
     run.wait(progress.callback());
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    outcome.result = run.result();
-    if (data.rows > 0 && data.columns > 0) outcome.last_cell = run.last_cell();
+    if (reporting_rank) {
+      outcome.result = run.result();
+      if (data.rows > 0 && data.columns > 0) outcome.last_cell = run.last_cell();
+    }
   }
   progress.finish(seconds);
+  if (!reporting_rank) return 0;
 
   std::optional<std::string> mismatch;
   if (options.verify) {
@@ -174,7 +182,8 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
                            {"window", plan.max_tasks_in_flight},
                            {"seconds", seconds},
                            {"gcups", gcups},
-                           {"verified", options.verify ? nlohmann::json(!mismatch) : nlohmann::json(nullptr)}};
+                           {"verified", options.verify ? nlohmann::json(!mismatch) : nlohmann::json(nullptr)},
+                           {"ranks", runtime.ranks()}};
   report.update(runtime_report(runtime));
   const std::string tail = describe(outcome, report);
   if (options.json) {
@@ -189,6 +198,7 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
     fmt::print(stderr, "{}: verify failed: {}\n", name, *mismatch);
     return exit_verify_failed;
   }
+  if (write_output) write_output();
   return 0;
 }
 

@@ -88,17 +88,29 @@ void broadcast(void* bytes, std::size_t size) {
 namespace trapeze {
 
 void register_distributed(starpu_data_handle_t handle, std::int64_t tag, int owner) {
-  starpu_mpi_data_register(handle, static_cast<starpu_mpi_tag_t>(tag), owner);
+  starpu_mpi_data_register(handle, static_cast<starpu_mpi_tag_t>(tag), owner == on_every_rank ? STARPU_MPI_PER_NODE : owner);
+}
+
+void migrate_distributed(starpu_data_handle_t handle, int rank) {
+  if (starpu_mpi_data_get_rank(handle) == rank) return;
+  starpu_mpi_data_migrate(MPI_COMM_WORLD, handle, rank);
+}
+
+void fetch_to_rank(starpu_data_handle_t handle, int rank) {
+  const int rc = starpu_mpi_get_data_on_node(MPI_COMM_WORLD, handle, rank);
+  if (rc != 0) throw RuntimeError("starpu_mpi_get_data_on_node", rc);
 }
 
 int insert_distributed(const DistributedTask& task) {
   if (task.execute_on == owner_of_written_data) {
-    return starpu_mpi_task_insert(MPI_COMM_WORLD, task.codelet, STARPU_VALUE, task.args, task.args_size,
+    return starpu_mpi_task_insert(MPI_COMM_WORLD, task.codelet, STARPU_PRIORITY, task.priority, STARPU_VALUE,
+                                  task.args, task.args_size,
                                   STARPU_DATA_MODE_ARRAY, task.data, task.data_count, STARPU_CALLBACK_WITH_ARG_NFREE,
                                   task.callback, task.callback_arg, STARPU_NAME, task.name, STARPU_TASK_SCHED_DATA,
                                   task.sched_data, 0);
   }
-  return starpu_mpi_task_insert(MPI_COMM_WORLD, task.codelet, STARPU_EXECUTE_ON_NODE, task.execute_on, STARPU_VALUE,
+  return starpu_mpi_task_insert(MPI_COMM_WORLD, task.codelet, STARPU_EXECUTE_ON_NODE, task.execute_on,
+                                STARPU_PRIORITY, task.priority, STARPU_VALUE,
                                 task.args, task.args_size, STARPU_DATA_MODE_ARRAY, task.data, task.data_count,
                                 STARPU_CALLBACK_WITH_ARG_NFREE, task.callback, task.callback_arg, STARPU_NAME, task.name,
                                 STARPU_TASK_SCHED_DATA, task.sched_data, 0);

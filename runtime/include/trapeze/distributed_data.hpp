@@ -14,7 +14,18 @@ namespace trapeze {
 
 // Tells StarPU-MPI that `owner` (a rank) holds `handle`, exchanged under `tag`
 // (unique among the process's registered handles, the same on every rank).
+// Read-only data every rank builds alike (inputs) is `on_every_rank`: tasks
+// read their own rank's copy and nothing moves.
+inline constexpr int on_every_rank = -2;
 void register_distributed(starpu_data_handle_t handle, std::int64_t tag, int owner);
+
+// Makes `rank` the owner of `handle` for the tasks inserted after (its value
+// moves there when it is next needed). Every rank calls it, in task order.
+void migrate_distributed(starpu_data_handle_t handle, int rank);
+
+// Brings the owner's latest value of `handle` into `rank`'s copy, blocking on
+// those two ranks; every rank calls it (the others return at once).
+void fetch_to_rank(starpu_data_handle_t handle, int rank);
 
 // Where a distributed task runs: the owner of the data it writes, or a rank named.
 inline constexpr int owner_of_written_data = -1;
@@ -30,6 +41,7 @@ struct DistributedTask {
   const char* name;
   void* sched_data;
   int execute_on = owner_of_written_data;
+  int priority = 0;
 };
 
 // starpu_mpi_task_insert on MPI_COMM_WORLD; StarPU's return code.

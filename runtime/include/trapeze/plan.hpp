@@ -52,6 +52,9 @@ struct WavefrontPlan {
   Index tile_columns = 512;
   // 0: automatic, at least four anti-diagonals of tiles and 8192 tasks.
   Index max_tasks_in_flight = 0;
+  // On a Runtime with several MPI ranks: deal the rows of tiles to the ranks
+  // in turn (false: this process runs every tile).
+  bool distribute = true;
 };
 
 }  // namespace trapeze

@@ -21,6 +21,14 @@
 // Tiles enter StarPU one anti-diagonal at a time through a bounded window
 // (trapeze/task_window.hpp), so the task count does not grow the memory either.
 //
+// Across MPI ranks (WavefrontPlan::distribute on a Runtime with several),
+// rows of tiles are dealt to the ranks in turn, as seed 004 deals them to
+// SMs: a row's left strip, results and outputs belong to its rank, and a
+// column's top strip migrates down to the rank of each next row, so only
+// strips travel, once per tile row boundary. Every rank inserts every task;
+// wait() brings the results, the last cell and any output to rank 0, whose
+// result() and last_cell() are the run's.
+//
 // A wavefront with fewer than all three dependency vectors still gets both
 // strips: the result is the same, some parallelism is given up (a
 // single-vector wavefront is a set of independent sweeps).
@@ -40,6 +48,7 @@
 #include "codelets/cpu/wavefront_tile_cpu.hpp"
 #include "codelets/wavefront_args.hpp"
 #include "trapeze/data_handle.hpp"
+#include "trapeze/distributed_data.hpp"
 #include "trapeze/error.hpp"
 #include "trapeze/memory_limits.hpp"
 #include "trapeze/plan.hpp"
@@ -66,6 +75,7 @@ class WavefrontRun {
         first_row_(checked(resume, data).first_row), resumed_(std::move(resume)),
         tile_rows_(tile_count(data.rows - first_row_, plan.tile_rows)),
         tile_columns_(tile_count(data.columns, plan.tile_columns)),
+        ranks_(plan.distribute ? runtime.ranks() : 1), rank_(ranks_ > 1 ? runtime.rank() : 0),
         window_(window_capacity(plan, std::min(tile_rows_, tile_columns_)), [this] { return submit_next_diagonal(); },
                 [this] { return submitted_ && next_diagonal_ < diagonals(); }) {
     check_memory();
@@ -79,6 +89,7 @@ class WavefrontRun {
     }
     register_strips();
     register_inputs_and_output();
+    if (distributed()) register_with_ranks();
   }
 
   // Brings every cell home (outputs, strips) before the buffers go.
@@ -112,6 +123,7 @@ class WavefrontRun {
   // A throwing `write` fails the run: wait() rethrows it.
   using CheckpointWriter = std::function<void(const WavefrontCheckpoint<W>&)>;
   void checkpoint_every(Index tile_rows, CheckpointWriter write) {
+    if (distributed()) throw Error("wavefront checkpoints are not written by runs spread over MPI ranks yet");
     if (tile_rows < 1) throw InvalidArgument("checkpoint interval must be >= 1 row of tiles, got " + std::to_string(tile_rows));
     if (submitted_) throw Error("checkpoint_every() must come before submit()");
     checkpoint_every_ = tile_rows;
@@ -132,6 +144,10 @@ class WavefrontRun {
     }
     if (!submitted_ || gathered_) return;
     gathered_ = true;
+    if (distributed()) {
+      gather_on_rank_zero();
+      if (rank_ != 0) return;
+    }
     if constexpr (folds_result_v<W>) {
       result_ = resumed_.folded;
       for (std::size_t a = 0; a < results_.size(); ++a) {
@@ -159,6 +175,9 @@ class WavefrontRun {
   }
 
   Index tiles() const { return tile_rows_ * tile_columns_; }
+  // Whether the rows of tiles are dealt to MPI ranks, and the rank of a tile row.
+  bool distributed() const { return ranks_ > 1; }
+  int owner_rank(Index tile_row) const { return static_cast<int>(tile_row % ranks_); }
   // Tile tasks, and the copies and writes of checkpoints.
   Index tasks_in_run() const {
     const Index checkpoints = checkpoint_every_ > 0 && tile_rows_ > 0 ? (tile_rows_ - 1) / checkpoint_every_ : 0;
@@ -352,6 +371,32 @@ class WavefrontRun {
     }
   }
 
+  // Every handle gets a tag and an owner, in the same order on every rank:
+  // a column's top strip starts on the rank of the first row; inputs, which
+  // every rank builds alike, are read where the task runs.
+  void register_with_ranks() {
+    std::int64_t tag = runtime_.reserve_tags(static_cast<std::int64_t>(
+        top_handles_.size() + left_handles_.size() + result_handles_.size() + row_input_handles_.size() +
+        column_input_handles_.size() + cell_input_handles_.size() + output_handles_.size()));
+    for (DataHandle& h : top_handles_) register_distributed(h.get(), tag++, owner_rank(0));
+    for (std::size_t a = 0; a < left_handles_.size(); ++a) register_distributed(left_handles_[a].get(), tag++, owner_rank(static_cast<Index>(a)));
+    for (std::size_t a = 0; a < result_handles_.size(); ++a) register_distributed(result_handles_[a].get(), tag++, owner_rank(static_cast<Index>(a)));
+    for (auto* inputs : {&row_input_handles_, &column_input_handles_, &cell_input_handles_}) {
+      for (DataHandle& h : *inputs) register_distributed(h.get(), tag++, on_every_rank);
+    }
+    for (std::size_t t = 0; t < output_handles_.size(); ++t) {
+      register_distributed(output_handles_[t].get(), tag++, owner_rank(static_cast<Index>(t) / tile_columns_));
+    }
+  }
+
+  // Rank 0 receives what the result is made of: every row's fold, the last
+  // column's strip (the last cell) and the output's tiles.
+  void gather_on_rank_zero() {
+    for (DataHandle& h : result_handles_) fetch_to_rank(h.get(), 0);
+    if (!top_handles_.empty()) fetch_to_rank(top_handles_.back().get(), 0);
+    for (DataHandle& h : output_handles_) fetch_to_rank(h.get(), 0);
+  }
+
   static void on_tile_done(void* arg) { static_cast<WavefrontRun*>(arg)->window_.task_done(); }
 
   bool submit_next_diagonal() {
@@ -468,13 +513,27 @@ class WavefrontRun {
     if (!output_handles_.empty()) data.push_back({output_handles_[tile].get(), STARPU_W});
     const WavefrontTileArgs<W> args{&wavefront_,   row_of(a), b * plan_.tile_columns,
                                     rows_of(a),    columns_of(b),       !output_handles_.empty()};
+    TaskPlacement* placement = row_placements_.empty() ? nullptr : &row_placements_[static_cast<std::size_t>(a)];
+    if (distributed()) {
+      // The column's strip moves to this row's rank; the task runs there.
+      migrate_distributed(top_handles_[b].get(), owner_rank(a));
+      const bool runs_here = owner_rank(a) == rank_;
+      if (runs_here) window_.task_submitted();
+      const int rc = insert_distributed({&codelet_, &args, sizeof args, data.data(), static_cast<int>(data.size()),
+                                         &WavefrontRun::on_tile_done, this, "wavefront tile", placement, owner_rank(a),
+                                         priority});
+      if (rc != 0) {
+        if (runs_here) window_.task_not_submitted();
+        throw RuntimeError("starpu_mpi_task_insert", rc);
+      }
+      return;
+    }
     // Counted before it exists, so its callback never finds more tasks done than submitted.
     window_.task_submitted();
     const int rc = starpu_task_insert(&codelet_, STARPU_VALUE, &args, sizeof args, STARPU_DATA_MODE_ARRAY, data.data(),
                                       static_cast<int>(data.size()), STARPU_PRIORITY, priority,
                                       STARPU_CALLBACK_WITH_ARG_NFREE, &WavefrontRun::on_tile_done, this, STARPU_NAME,
-                                      "wavefront tile", STARPU_TASK_SCHED_DATA,
-                                      row_placements_.empty() ? nullptr : &row_placements_[static_cast<std::size_t>(a)], 0);
+                                      "wavefront tile", STARPU_TASK_SCHED_DATA, placement, 0);
     if (rc != 0) {
       window_.task_not_submitted();
       throw RuntimeError("starpu_task_insert", rc);
@@ -489,6 +548,8 @@ class WavefrontRun {
   WavefrontResume<W> resumed_;
   Index tile_rows_;
   Index tile_columns_;
+  int ranks_;  // MPI ranks the rows of tiles are dealt to (1: this process runs all)
+  int rank_;
   starpu_codelet codelet_{};
   starpu_codelet copy_codelet_{};
   starpu_codelet write_codelet_{};

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Trapeze's scaling model on paper (issue 12; docs/SCALING.md explains it).
+
+Predicts the parallel efficiency of jacobi2d and jacobi3d (float) on P GPUs,
+strong scaling (one domain, the largest a single GPU holds) and weak scaling
+(that domain per GPU), from measured numbers only:
+
+  - per-GPU kernel rate at kernel height k (benchmarks/gpu_kernel_probe, H100,
+    scaled to an H200 by the copy bandwidths' ratio 4.25 / 3.01 TB/s);
+  - the runtime's fixed cost per stage: one dependent StarPU task turnaround
+    on an idle GPU (45 us, docs/PERF.md: jacobi2d h = 1 against the plain loop);
+  - links: NVLink 396 GB/s between two H200s (measured), 8 GPUs to a node;
+    pinned PCIe 55 GB/s each way (measured); between nodes a 400 Gb/s
+    InfiniBand port per GPU (50 GB/s, 3 us; assumed, not measured here).
+
+A stage of H steps on one GPU takes
+    t_stage = cells_per_gpu * H * (1 + redundancy(H)) / rate + t_task
+and exchanges with each neighbour one strip of (face cells) * r * H cells;
+across nodes without GPUDirect a strip goes GPU -> host -> network -> host ->
+GPU. Efficiency with none of the exchange hidden (the lower bound):
+    E = t_compute / (t_stage + t_exchange)
+and with the exchange hidden behind the interior's compute (StarPU runs
+tiles whose strips have arrived while others wait; the upper bound):
+    E = t_compute / max(t_stage, t_exchange + t_task).
+Messages per step are neighbours / H: the trapezoid height divides them.
+
+Usage: scripts/scaling_model.py [--json FILE]   (prints the tables)
+"""
+import argparse
+import json
+import math
+
+H200_OVER_H100 = 4.25 / 3.01
+KERNEL_RATE_H100 = {  # G cell updates per second, kernels alone (docs/PERF.md, 2026-11-23/24)
+    ("jacobi2d", 1): 328.1, ("jacobi2d", 8): 737.9,
+    ("jacobi3d", 1): 264.6, ("jacobi3d", 2): 130.4,
+}
+TASK_TURNAROUND = 45e-6          # s per stage on the critical path (measured, H100)
+NVLINK = (396e9, 5e-6)           # bytes/s, latency (bandwidth measured on H200 x2)
+PCIE = (55e9, 10e-6)             # pinned host <-> device, each way (measured)
+NETWORK = (50e9, 3e-6)           # 400 Gb/s InfiniBand per GPU (assumed)
+GPUS_PER_NODE = 8
+CELL_BYTES = 4
+RADIUS = 1
+# The largest domain one H200 holds: two padded buffers per tile on the GPU
+# (8 B per cell) in about 130 GiB of its 139: 2-D 120000^2, 3-D 2400^3.
+STRONG_SIZE = {"jacobi2d": 120000, "jacobi3d": 2400}
+
+
+def grid(p, dims):
+    """The owner grid the partitioner makes for P equal owners of a square or
+    cubic domain: as even as the factors allow (the gcd rule on many tiles)."""
+    best = None
+    for a in range(1, p + 1):
+        if p % a:
+            continue
+        if dims == 2:
+            shape = (a, p // a)
+        else:
+            rest = p // a
+            for b in range(1, rest + 1):
+                if rest % b:
+                    continue
+                shape = (a, b, rest // b)
+                if best is None or max(shape) < max(best):
+                    best = shape
+            continue
+        if best is None or max(shape) < max(best):
+            best = shape
+    return best
+
+
+def predict(app, p, n, height, kernel_height):
+    dims = 2 if app == "jacobi2d" else 3
+    owners = grid(p, dims)
+    side = [n / g for g in owners]                      # cells per GPU along each dimension
+    cells = math.prod(side)
+    ghost = RADIUS * height
+    # Redundant updates of a trapezoid whose ghost zone shrinks by r per step
+    # (shrink mode): on average half the ghost width per cut face.
+    grown = math.prod(s + (ghost if g > 1 else 0) for s, g in zip(side, owners))
+    redundancy = grown / cells - 1
+    rate = KERNEL_RATE_H100[(app, kernel_height)] * 1e9 * H200_OVER_H100
+    t_compute = cells * height / rate
+    t_stage = t_compute * (1 + redundancy) + TASK_TURNAROUND
+    # Neighbours of a GPU in the middle of the grid, each sent one face strip.
+    faces = [math.prod(s for j, s in enumerate(side) if j != d) for d in range(dims)]
+    neighbours = sum(2 for g in owners if g > 1) if p > 1 else 0
+    strip_bytes = max((f for f, g in zip(faces, owners) if g > 1), default=0) * ghost * CELL_BYTES
+    across_nodes = p > GPUS_PER_NODE
+    if neighbours == 0:
+        t_exchange = 0.0
+    elif across_nodes:
+        bandwidth, latency = NETWORK
+        staging = 2 * (strip_bytes / PCIE[0] + PCIE[1])  # off the GPU and onto the next
+        t_exchange = neighbours * strip_bytes / bandwidth + latency + staging
+    else:
+        bandwidth, latency = NVLINK
+        t_exchange = neighbours * strip_bytes / bandwidth + latency
+    ideal = t_compute
+    lower = ideal / (t_stage + t_exchange)
+    upper = ideal / max(t_stage, t_exchange + TASK_TURNAROUND)
+    return {
+        "app": app, "gpus": p, "grid": "x".join(str(g) for g in owners), "n": n, "height": height,
+        "kernel_height": kernel_height, "cells_per_gpu": cells, "redundancy": redundancy,
+        "stage_ms": t_stage * 1e3, "exchange_ms": t_exchange * 1e3, "messages_per_step": neighbours / height,
+        "efficiency_no_overlap": lower, "efficiency_overlap": upper,
+    }
+
+
+def rows():
+    out = []
+    for app, (height, k) in (("jacobi2d", (16, 8)), ("jacobi3d", (4, 1))):
+        n1 = STRONG_SIZE[app]
+        dims = 2 if app == "jacobi2d" else 3
+        for p in (1, 2, 4, 8, 64, 1024):
+            strong = predict(app, p, n1, height, k)
+            strong["scaling"] = "strong"
+            weak_n = round(n1 * p ** (1 / dims))
+            weak = predict(app, p, weak_n, height, k)
+            weak["scaling"] = "weak"
+            out += [strong, weak]
+        # The trapezoid height's effect at 64 GPUs, strong scaling.
+        for h in (1, 4, 16, 64):
+            r = predict(app, 64, n1, h, 1 if (app == "jacobi3d" or h < 8) else 8)
+            r["scaling"] = "strong, height sweep"
+            out.append(r)
+    return out
+
+
+def one_h100(app, n, height, kernel_height, tiles=2):
+    """The model's 1-GPU prediction for a measured H100 run (no H200 scaling):
+    each stage is `tiles` dependent tasks' worth of turnaround at most; one
+    is on the critical path."""
+    dims = 2 if app == "jacobi2d" else 3
+    cells = n ** dims
+    t_stage = cells * height / (KERNEL_RATE_H100[(app, kernel_height)] * 1e9) + TASK_TURNAROUND
+    return cells * height / t_stage / 1e9
+
+
+# Measured on one H100 (docs/PERF.md, 2026-11-23, run B): app, n, H, k, G cell updates/s.
+MEASURED_ONE_GPU = [("jacobi2d", 16384, 16, 8, 713.9), ("jacobi2d", 16384, 1, 1, 290.9),
+                    ("jacobi3d", 512, 3, 1, 203.0), ("jacobi3d", 512, 1, 1, 218.3)]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", help="also write the rows as JSON")
+    args = parser.parse_args()
+    table = rows()
+    print(f"{'app':9} {'scaling':21} {'GPUs':>5} {'grid':>8} {'H/k':>6} {'cells/GPU':>10} {'redund':>7} "
+          f"{'stage ms':>9} {'exch ms':>8} {'msg/step':>8} {'E lo':>6} {'E hi':>6}")
+    for r in table:
+        print(f"{r['app']:9} {r['scaling']:21} {r['gpus']:5d} {r['grid']:>8} {r['height']:>3}/{r['kernel_height']:<2} "
+              f"{r['cells_per_gpu']:10.3g} {r['redundancy']:7.3f} {r['stage_ms']:9.3f} {r['exchange_ms']:8.4f} "
+              f"{r['messages_per_step']:8.3f} {r['efficiency_no_overlap']:6.3f} {r['efficiency_overlap']:6.3f}")
+    print("\none H100, the model against the measured runs (G cell updates/s)")
+    print(f"{'app':9} {'n':>6} {'H/k':>6} {'model':>8} {'measured':>9} {'measured/model':>15}")
+    calibration = []
+    for app, n, h, k, measured in MEASURED_ONE_GPU:
+        model = one_h100(app, n, h, k)
+        calibration.append({"app": app, "n": n, "height": h, "kernel_height": k, "model": model, "measured": measured})
+        print(f"{app:9} {n:6d} {h:>3}/{k:<2} {model:8.1f} {measured:9.1f} {measured / model:15.3f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"predictions": table, "one_gpu": calibration}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
