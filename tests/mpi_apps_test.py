@@ -41,7 +41,8 @@ WAVEFRONT_CASES = [
 ]
 MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
 # One StarPU worker per rank: the CI machine has two cores for all ranks.
-ENVIRONMENT = dict(os.environ, STARPU_NCPU="1", STARPU_NCUDA="0", STARPU_SILENT="1", OMPI_MCA_btl="self,vader",
+ENVIRONMENT = dict(os.environ, STARPU_NCPU="1", STARPU_NCUDA="0", STARPU_SILENT="1", STARPU_WORKERS_NOBIND="1",
+                   OMPI_MCA_btl="self,vader",
                    OMPI_MCA_rmaps_base_oversubscribe="1")
 
 

@@ -100,13 +100,21 @@ void share_cores_between_local_ranks(starpu_conf& conf, const RuntimeOptions& op
     if (std::getenv(name)) return;
   }
   const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  const int share = std::max(1, cores / local_ranks);
-  conf.ncpus = share > 1 ? share - 1 : 1;
+  const int share = cores / local_ranks;
+  if (share <= 1) {
+    // A core per rank or less: one worker each, and no thread bound, so that
+    // the system spreads the workers and the progress threads (bound, each
+    // rank's would share a core with some worker and take half of it).
+    conf.ncpus = 1;
+    if (!std::getenv("STARPU_WORKERS_NOBIND")) setenv("STARPU_WORKERS_NOBIND", "1", 1);
+    return;
+  }
+  conf.ncpus = share - 1;
   conf.use_explicit_workers_bindid = 1;
   for (int i = 0; i < conf.ncpus; ++i) conf.workers_bindid[i] = static_cast<unsigned>((local_rank * share + i) % cores);
   // StarPU-MPI's progress thread polls without pause: on the share's last
   // core, not on another rank's worker (StarPU reads only the variable).
-  if (share > 1 && !std::getenv("STARPU_MPI_THREAD_CPUID") && !std::getenv("STARPU_MPI_THREAD_COREID")) {
+  if (!std::getenv("STARPU_MPI_THREAD_CPUID") && !std::getenv("STARPU_MPI_THREAD_COREID")) {
     setenv("STARPU_MPI_THREAD_CPUID", std::to_string(local_rank * share + share - 1).c_str(), 1);
   }
 }

@@ -117,7 +117,10 @@ class TileStore {
     for (int t = 0; t < tiling.count(); ++t) {
       const TileLayout& p = layouts_[t];
       const bool local = owners_.local(t);
-      tile_buffers_.emplace_back(local ? static_cast<std::size_t>(p.buffer_cells()) : 0);
+      // Rank 0 receives every tile at wait(): its buffers for the others'
+      // are made here like its own (huge pages, not faulted in one by one there).
+      const bool gathered_here = owners_.distributed() && owners_.rank == 0;
+      tile_buffers_.emplace_back(local || gathered_here ? static_cast<std::size_t>(p.buffer_cells()) : 0);
       tile_handles_.emplace_back(
           register_tile(runtime.tile_interface(), tile_buffers_.back().data(), p.buffer_cells(), sizeof(T)), false);
       if (owners_.distributed()) register_distributed(tile_handles_.back().get(), tag++, owners_.owner(t));
