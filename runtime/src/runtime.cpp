@@ -9,6 +9,8 @@
 #include <string_view>
 #include <string>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <thread>
 
@@ -119,15 +121,34 @@ void share_cores_between_local_ranks(starpu_conf& conf, const RuntimeOptions& op
   }
 }
 
+// NVIDIA GPUs this process can open (device files /dev/nvidia0, 1, ...),
+// known before StarPU starts; 0 when STARPU_NCUDA or the option says none.
+int visible_nvidia_gpus(const RuntimeOptions& options) {
+  if (options.cuda_devices == 0) return 0;
+  if (const char* n = std::getenv("STARPU_NCUDA"); n && std::string_view(n) == "0") return 0;
+  int count = 0;
+  while (count < 64 && access(("/dev/nvidia" + std::to_string(count)).c_str(), F_OK) == 0) ++count;
+  return count;
+}
+
 }  // namespace
+
+// StarPU's default policy, lws, ran GPU stage tasks badly: 64 tiles of one
+// jacobi2d run on an H100 took 1.04 s under lws, 0.108 s under eager and
+// 0.131 s under trapeze-owner (docs/PERF.md, 2026-11-24); with two tiles per
+// GPU the three were within 7%. With a GPU present and no policy named,
+// Trapeze starts StarPU with eager.
+const char* default_scheduler_with_gpus = "eager";
 
 Runtime::Runtime(const RuntimeOptions& options) {
   check_worker_count_variables();
   check_scheduler_name(options.scheduler, "scheduler option");
   const char* scheduler_variable = std::getenv("STARPU_SCHED");
   if (scheduler_variable && options.scheduler.empty()) check_scheduler_name(scheduler_variable, "STARPU_SCHED");
-  const std::string requested =
+  std::string requested =
       !options.scheduler.empty() ? options.scheduler : (scheduler_variable ? scheduler_variable : "");
+  const bool default_for_gpus = requested.empty() && visible_nvidia_gpus(options) > 0;
+  if (default_for_gpus) requested = default_scheduler_with_gpus;
   if (requested == "help") print_trapeze_policies();
   starpu_sched_policy* own_policy = policies::find(requested);
   if (!options.trace_directory.empty()) trace_file_ = enable_fxt_trace(options.trace_directory);
@@ -139,11 +160,13 @@ Runtime::Runtime(const RuntimeOptions& options) {
     conf.sched_policy_name = nullptr;
   } else if (!options.scheduler.empty()) {
     conf.sched_policy_name = options.scheduler.c_str();
+  } else if (default_for_gpus) {
+    conf.sched_policy_name = default_scheduler_with_gpus;
   }
   if (options.cpus >= 0) conf.ncpus = options.cpus;
   if (options.cuda_devices >= 0) conf.ncuda = options.cuda_devices;
   conf.precedence_over_environment_variables =
-      !options.scheduler.empty() || options.cpus >= 0 || options.cuda_devices >= 0;
+      !options.scheduler.empty() || default_for_gpus || options.cpus >= 0 || options.cuda_devices >= 0;
   mpi_ = options.mpi == MpiMode::on || (options.mpi == MpiMode::automatic && mpi::launched_by_mpi());
   if (mpi_) share_cores_between_local_ranks(conf, options);
   std::optional<HiddenVariable> hidden;
