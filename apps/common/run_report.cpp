@@ -25,6 +25,11 @@ void add_run_report_options(CLI::App& cli, RunReportOptions& o, const std::strin
 ProgressLine::ProgressLine(std::string name, const RunReportOptions& options)
     : name_(std::move(name)), shown_(options.progress || (!options.json && isatty(STDERR_FILENO))) {}
 
+ProgressLine::ProgressLine(std::string name, const RunReportOptions& options, const trapeze::Runtime& runtime)
+    : ProgressLine(std::move(name), options) {
+  shown_ = shown_ && runtime.rank() == 0;
+}
+
 trapeze::ProgressCallback ProgressLine::callback() const {
   if (!shown_) return {};
   return [name = name_](trapeze::Index done, trapeze::Index total) {

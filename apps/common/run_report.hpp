@@ -31,6 +31,8 @@ void add_run_report_options(CLI::App& cli, RunReportOptions& options, const std:
 class ProgressLine {
  public:
   ProgressLine(std::string name, const RunReportOptions& options);
+  // Under MPI only rank 0 shows it.
+  ProgressLine(std::string name, const RunReportOptions& options, const trapeze::Runtime& runtime);
   trapeze::ProgressCallback callback() const;
   // Ends the line after a run long enough to have shown it.
   void finish(double seconds) const;

@@ -316,9 +316,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
 
   std::optional<trapeze::Grid<typename S::value_type>> expected;
   if (options.verify && reporting_rank) expected = grid;
-  RunReportOptions progress_options = options;
-  if (!reporting_rank) progress_options.progress = false, progress_options.json = true;
-  const ProgressLine progress(name, progress_options);
+  const ProgressLine progress(name, options, runtime);
   const std::string boundary_name = trapeze::to_string(grid.boundary());
   const auto add_checkpoints = [&](trapeze::StencilRun<S>& run) {
     if (options.checkpoint.empty()) return;

@@ -117,9 +117,7 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
                                    std::to_string(runtime.ranks()) + " ranks); run it as one process");
   }
   const bool reporting_rank = runtime.rank() == 0;
-  RunReportOptions progress_options = options;
-  if (!reporting_rank) progress_options.progress = false, progress_options.json = true;
-  const ProgressLine progress(name, progress_options);
+  const ProgressLine progress(name, options, runtime);
   WavefrontOutcome<W> outcome;
   trapeze::Index tiles = 0;
   double seconds = 0;

@@ -3,6 +3,7 @@
 #include <starpu_mpi.h>
 
 #include <climits>
+#include <initializer_list>
 #include <cstdlib>
 #include <string>
 
@@ -96,12 +97,15 @@ int size() {
   return s;
 }
 
-int local_rank() {
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMIX_LOCAL_RANK"}) {
-    if (const int r = environment_number(name); r >= 0) return r;
+static int first_set_number(std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    if (const int n = environment_number(name); n >= 0) return n;
   }
   return -1;
 }
+
+int local_rank() { return first_set_number({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMIX_LOCAL_RANK"}); }
+int local_ranks() { return first_set_number({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMIX_LOCAL_SIZE"}); }
 
 void broadcast(void* bytes, std::size_t size) {
   MPI_Bcast(bytes, static_cast<int>(size), MPI_BYTE, 0, MPI_COMM_WORLD);

@@ -22,6 +22,8 @@ int rank();
 int size();
 // Ranks of this node before this one (Open MPI's and MPICH's local rank), or -1.
 int local_rank();
+// Ranks on this node (the launcher's local size), or -1.
+int local_ranks();
 // Bytes from rank 0 to every rank.
 void broadcast(void* bytes, std::size_t size);
 

@@ -82,20 +82,12 @@ void check_worker_count_variables() {
   }
 }
 
-int environment_number(const char* name) {
-  const char* value = std::getenv(name);
-  return value && *value ? std::atoi(value) : -1;
-}
-
 // Several ranks on one node would each start a worker per core, all bound to
 // the first cores: unless the user placed the workers (STARPU_NCPU,
 // STARPU_WORKERS_CPUID or the cpus option), each local rank takes its share
 // of the cores, less one for StarPU-MPI's progress thread where the share allows.
 void share_cores_between_local_ranks(starpu_conf& conf, const RuntimeOptions& options) {
-  int local_ranks = -1;
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMIX_LOCAL_SIZE"}) {
-    if (local_ranks < 0) local_ranks = environment_number(name);
-  }
+  const int local_ranks = mpi::local_ranks();
   const int local_rank = mpi::local_rank();
   if (local_ranks <= 1 || local_rank < 0 || options.cpus >= 0) return;
   for (const char* name : {"STARPU_NCPU", "STARPU_NCPUS", "STARPU_WORKERS_CPUID"}) {
