@@ -121,6 +121,34 @@ def main():
                   "inthist's HDF5 table counts every pixel once")
         refused("sat", "must end in .h5 or .hdf5", "--output", os.path.join(tmp, "sat.txt"))
 
+        # In-place sweeps: bit-exact against the sequential loop, the field as HDF5 and PNG.
+        for app in ("sor", "heat2d"):
+            check(json_line(app, "--verify").get("verified") is True, f"{app} default problem verified")
+            check(run(app, "--help").returncode == 0, f"{app} --help")
+        report = json_line("sor", "--verify", "--size", "101x77", "--tile", "16x9", "--sweeps", "400")
+        check(report.get("verified") is True and report.get("max_error", 1) < 1e-6 and report.get("tiles") == 7 * 9,
+              f"sor 101x77 verified and converged to x^2 - y^2: {report}")
+        report = json_line("heat2d", "--verify", "--size", "63x130", "--tile", "10x32", "--sweeps", "7", "--hot", "50")
+        check(report.get("verified") is True and 0 < report.get("mean", 0) < 50, f"heat2d verified, its mean between the edges: {report}")
+        sor_file, heat_png = os.path.join(tmp, "sor.h5"), os.path.join(tmp, "heat.png")
+        check(run("sor", "--size", "31x17", "--tile", "8", "--sweeps", "300", "--output", sor_file).returncode == 0,
+              "sor --output")
+        with h5py.File(sor_file) as f:
+            u = f["u"][...]
+            h = 1.0 / 32
+            y, x = numpy.mgrid[1:32, 1:18] * h
+            check(u.shape == (31, 17) and numpy.abs(u - (x * x - y * y)).max() < 1e-9,
+                  "sor's HDF5 field is x^2 - y^2 after 300 sweeps")
+        check(run("heat2d", "--size", "40x60", "--png", heat_png).returncode == 0 and os.path.getsize(heat_png) > 100,
+              "heat2d --png")
+        refused("sor", "--omega must be 'optimal' or a number in (0, 2), got '2'", "--omega", "2")
+        refused("sor", "--omega must be", "--omega", "fast")
+        refused("heat2d", "--hot must be a finite temperature", "--hot", "inf")
+        refused("heat2d", "sweeps", "--sweeps", "-3")
+        refused("heat2d", "tile", "--tile", "4x0")
+        refused("sor", "must end in .h5 or .hdf5", "--output", os.path.join(tmp, "sor.txt"))
+        refused("sor", "more than this machine", "--size", "2000000x2000000")
+
         killed_and_restarted(tmp)
         ckpt = os.path.join(tmp, "sw-0.ckpt")
         with open(ckpt, "rb") as f:

@@ -1,0 +1,27 @@
+#include "sweep_app.hpp"
+
+namespace apps {
+
+void add_sweep_options(CLI::App& cli, SweepOptions& options, const std::string& field_name) {
+  cli.add_option("-n,--size", options.size, "grid size ROWSxCOLUMNS (or N for N x N)")->capture_default_str();
+  cli.add_option("-s,--sweeps", options.sweeps, "sweeps over the grid")->capture_default_str()->check(whole_number(0));
+  cli.add_option("-t,--tile", options.tile, "tile size ROWSxCOLUMNS (or N for N x N): one task per sweep each")
+      ->capture_default_str();
+  cli.add_option("-o,--output", options.output, "write the final field (dataset " + field_name + ") to this HDF5 file (.h5)");
+  cli.add_option("--png", options.png, "write a picture of the final field to this PNG file");
+  add_run_report_options(cli, options, "at least 8 anti-diagonals of tiles and 8192 tasks");
+}
+
+SweepGrid sweep_grid(const SweepOptions& options, std::size_t value_bytes) {
+  const trapeze::Extent extent = parse_extent(options.size, 2, "size");
+  if (!options.output.empty() && !is_hdf5_path(options.output)) {
+    throw trapeze::InvalidArgument("--output '" + trapeze::quoted(options.output) + "' must end in .h5 or .hdf5");
+  }
+  const double cells = static_cast<double>(extent[0]) * static_cast<double>(extent[1]);
+  trapeze::check_fits_in_memory(cells * static_cast<double>(value_bytes) * (options.verify ? 2 : 1),
+                                "a " + options.size + " grid" + (options.verify ? " and its reference copy" : ""),
+                                "choose a smaller --size");
+  return {extent[0], extent[1]};
+}
+
+}  // namespace apps

@@ -1,0 +1,320 @@
+#pragma once
+// Runs in-place sweeps (trapeze/sweep.hpp) as a StarPU task graph of tiles
+// over a wavefront in space and time.
+//
+//   trapeze::SweepRun run(runtime, HeatAverage{}, grid, rows, columns, trapeze::WavefrontPlan{});
+//   run.submit(100);  // sweeps
+//   run.wait();       // grid holds the result
+//
+// The grid is the data's only home: each tile is a StarPU matrix handle on
+// its own cells. Between tiles only edge strips travel, each with its own
+// handle: a tile publishes its last row and last column (read by the tiles
+// below and right of it in the same sweep, as their up and left) and its
+// first row and first column (read by the tiles above and left of it in the
+// next sweep, as their down and right). Tasks are inserted in the order of
+// their level a + b + 2t (tile row, tile column, sweep), which keeps every
+// handle's accesses in the sequential order, so StarPU's implicit
+// dependencies alone make tile (a, b) of sweep t wait for exactly (a-1, b)
+// and (a, b-1) of sweep t and (a+1, b) and (a, b+1) of sweep t-1, besides
+// itself: no barrier between sweeps or diagonals. The level is also each
+// task's distance from the start of the critical path, so priorities follow
+// from it.
+//
+// Tasks enter StarPU one level at a time through a bounded window
+// (trapeze/task_window.hpp). The result equals trapeze/sweep_reference.hpp
+// bit for bit: every cell is computed from the same five values.
+#include <starpu.h>
+
+#include <algorithm>
+#include <memory>
+#include <span>
+#include <string>
+#include <typeinfo>
+#include <vector>
+
+#include "codelets/cpu/sweep_tile_cpu.hpp"
+#include "codelets/sweep_args.hpp"
+#include "trapeze/data_handle.hpp"
+#include "trapeze/error.hpp"
+#include "trapeze/memory_limits.hpp"
+#include "trapeze/plan.hpp"
+#include "trapeze/runtime.hpp"
+#include "trapeze/sweep.hpp"
+#include "trapeze/task_window.hpp"
+#include "trapeze/tile_placement.hpp"
+#include "trapeze/wavefront.hpp"  // critical_path_priority
+
+namespace trapeze {
+
+template <InPlaceSweep S>
+class SweepRun {
+ public:
+  using T = typename S::value_type;
+
+  SweepRun(Runtime& runtime, const S& sweep, std::span<T> grid, Index rows, Index columns, const WavefrontPlan& plan)
+      : runtime_(runtime), sweep_(sweep), grid_(checked(grid, rows, columns)), rows_(rows), columns_(columns),
+        plan_(checked(plan, runtime)), tile_rows_(tile_count(rows, plan.tile_rows)),
+        tile_columns_(tile_count(columns, plan.tile_columns)),
+        window_(window_capacity(plan, std::min(tile_rows_, tile_columns_)), [this] { return submit_next_level(); },
+                [this] { return next_level_ < levels(); }) {
+    check_memory();
+    init_codelet();
+    const std::vector<int> workers = workers_of(codelet_.where);
+    for (Index a = 0; a < tile_rows_ && !workers.empty(); ++a) {
+      row_placements_.push_back({workers[static_cast<std::size_t>(a) % workers.size()], true});
+    }
+    register_tiles_and_strips();
+  }
+
+  // Brings every cell home before the handles go.
+  ~SweepRun() {
+    try {
+      wait();
+    } catch (...) {
+      window_.drop_pending();
+      window_.wait_until_done();
+    }
+  }
+  SweepRun(const SweepRun&) = delete;
+  SweepRun& operator=(const SweepRun&) = delete;
+
+  // Hands `sweeps` sweeps to the run and returns once the first window of
+  // levels is in StarPU; wait() submits the rest as tasks complete.
+  void submit(Index sweeps) {
+    if (submitted_) throw Error("a sweep run is submitted once");
+    if (sweeps < 0) throw InvalidArgument("the number of sweeps must be >= 0, got " + std::to_string(sweeps));
+    submitted_ = true;
+    sweeps_ = sweeps;
+    auto submission = window_.lock_submission();
+    const bool throttled = runtime_.submission_throttled();
+    const PausedWorkers paused(!throttled);
+    window_.fill(submission, !throttled);
+  }
+
+  // Blocks until every tile of every sweep has run; the grid then holds the
+  // result (the handles are given up, which brings each tile home).
+  void wait(const ProgressCallback& progress = {}) {
+    std::function<void()> tick;
+    if (progress) tick = [this, progress] { progress(window_.completed(), tasks_in_run()); };
+    window_.wait_until_done(tick);
+    strips_.clear();
+    tiles_.clear();
+  }
+
+  Index tiles() const { return tile_rows_ * tile_columns_; }
+  Index tile_rows() const { return tile_rows_; }
+  Index tile_columns() const { return tile_columns_; }
+  Index tasks_in_run() const { return tiles() * sweeps_; }
+  Index tasks_completed() const { return window_.completed(); }
+  Index window_capacity() const { return window_.capacity(); }
+  Index peak_tasks_in_flight() const { return window_.peak_in_flight(); }
+  // Levels a + b + 2t, the length of the critical path in tasks.
+  Index levels() const { return tiles() == 0 || sweeps_ == 0 ? 0 : tile_rows_ + tile_columns_ - 1 + 2 * (sweeps_ - 1); }
+
+ private:
+  static Index tile_count(Index extent, Index tile) { return extent == 0 ? 0 : (extent + tile - 1) / tile; }
+
+  static std::span<T> checked(std::span<T> grid, Index rows, Index columns) {
+    if (rows < 0 || columns < 0) {
+      throw InvalidArgument("a sweep's grid must be at least 0x0, got " + std::to_string(rows) + "x" +
+                            std::to_string(columns));
+    }
+    if (static_cast<Index>(grid.size()) != rows * columns) {
+      throw InvalidArgument("a sweep's grid holds " + std::to_string(grid.size()) + " values, " +
+                            std::to_string(rows) + "x" + std::to_string(columns) + " needs " +
+                            std::to_string(rows * columns));
+    }
+    return grid;
+  }
+
+  static const WavefrontPlan& checked(const WavefrontPlan& plan, const Runtime& runtime) {
+    if (plan.tile_rows < 1 || plan.tile_columns < 1) {
+      throw InvalidArgument("a sweep tile must be at least 1x1, got " + std::to_string(plan.tile_rows) + "x" +
+                            std::to_string(plan.tile_columns));
+    }
+    if (plan.max_tasks_in_flight < 0) {
+      throw InvalidArgument("max_tasks_in_flight must be >= 0 (0: automatic), got " +
+                            std::to_string(plan.max_tasks_in_flight));
+    }
+    if (plan.distribute && runtime.ranks() > 1) {
+      throw InvalidArgument("in-place sweeps are not spread over MPI ranks yet (" + std::to_string(runtime.ranks()) +
+                            " ranks); run them as one process");
+    }
+    return plan;
+  }
+
+  static Index window_capacity(const WavefrontPlan& plan, Index longest_diagonal) {
+    if (plan.max_tasks_in_flight > 0) return plan.max_tasks_in_flight;
+    return std::max<Index>(8192, 8 * longest_diagonal);
+  }
+
+  Index row_of(Index a) const { return a * plan_.tile_rows; }
+  Index column_of(Index b) const { return b * plan_.tile_columns; }
+  Index rows_of(Index a) const { return std::min(plan_.tile_rows, rows_ - row_of(a)); }
+  Index columns_of(Index b) const { return std::min(plan_.tile_columns, columns_ - column_of(b)); }
+  std::size_t at(Index a, Index b) const { return static_cast<std::size_t>(a * tile_columns_ + b); }
+
+  // The grid is the caller's; the run adds four strips per tile and the
+  // boundary ring, plus StarPU's bookkeeping for their handles.
+  void check_memory() const {
+    const double handles = 5.0 * static_cast<double>(tiles()) + 2.0 * static_cast<double>(tile_rows_ + tile_columns_);
+    const double strip_bytes = (2.0 * static_cast<double>(rows_) * static_cast<double>(tile_columns_) +
+                                2.0 * static_cast<double>(columns_) * static_cast<double>(tile_rows_) +
+                                2.0 * static_cast<double>(rows_ + columns_)) * sizeof(T);
+    check_fits_in_memory(strip_bytes + handles * starpu_handle_bytes(),
+                         std::to_string(tile_rows_) + "x" + std::to_string(tile_columns_) + " sweep tiles of " +
+                             std::to_string(plan_.tile_rows) + "x" + std::to_string(plan_.tile_columns),
+                         "choose larger tiles");
+  }
+
+  // Tile tasks share a history model keyed by the tile's cell count.
+  static uint32_t tile_footprint(starpu_task* task) {
+    const Index cells = static_cast<Index>(starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, 0))) *
+                        static_cast<Index>(starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, 0)));
+    return starpu_hash_crc32c_be(static_cast<uint32_t>(cells), static_cast<uint32_t>(cells >> 32));
+  }
+
+  void init_codelet() {
+    starpu_codelet_init(&codelet_);
+    codelet_.cpu_funcs[0] = &sweep_tile_cpu<S>;
+    codelet_.cpu_funcs_name[0] = "sweep_tile_cpu";
+    codelet_.where = STARPU_CPU;
+    codelet_.nbuffers = STARPU_VARIABLE_NBUFFERS;
+    codelet_.name = "sweep_tile";
+    codelet_.model = &runtime_.history_model(std::string("trapeze_sweep_") + typeid(S).name(), &SweepRun::tile_footprint);
+  }
+
+  // A strip's buffer and handle; `values` filled by the caller.
+  struct Strip {
+    std::vector<T> values;
+    DataHandle handle;
+  };
+  Strip* new_strip(Index count) {
+    strips_.push_back(std::make_unique<Strip>());
+    Strip* s = strips_.back().get();
+    s->values.resize(static_cast<std::size_t>(std::max<Index>(count, 1)));
+    return s;
+  }
+  void register_strip(Strip* s, Index count) {
+    s->handle = DataHandle::vector(s->values.data(), static_cast<std::size_t>(count), sizeof(T), true);
+  }
+
+  // Each tile's handle sits on its cells of the grid. Strips start as what
+  // the tiles hold before the first sweep (first row and column) or as the
+  // boundary; last rows and columns are written before anyone reads them.
+  void register_tiles_and_strips() {
+    const std::size_t n = static_cast<std::size_t>(tiles());
+    last_row_.assign(n, nullptr);
+    last_column_.assign(n, nullptr);
+    first_row_.assign(n, nullptr);
+    first_column_.assign(n, nullptr);
+    for (Index a = 0; a < tile_rows_; ++a) {
+      for (Index b = 0; b < tile_columns_; ++b) {
+        T* home = grid_.data() + row_of(a) * columns_ + column_of(b);
+        starpu_data_handle_t h = nullptr;
+        starpu_matrix_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(home),
+                                    static_cast<uint32_t>(columns_), static_cast<uint32_t>(columns_of(b)),
+                                    static_cast<uint32_t>(rows_of(a)), sizeof(T));
+        tiles_.emplace_back(h, true);
+        const Index r = rows_of(a), c = columns_of(b);
+        if (a + 1 < tile_rows_) register_strip(last_row_[at(a, b)] = new_strip(c), c);
+        if (b + 1 < tile_columns_) register_strip(last_column_[at(a, b)] = new_strip(r), r);
+        if (a > 0) {
+          Strip* s = first_row_[at(a, b)] = new_strip(c);
+          std::copy(home, home + c, s->values.begin());
+          register_strip(s, c);
+        }
+        if (b > 0) {
+          Strip* s = first_column_[at(a, b)] = new_strip(r);
+          for (Index k = 0; k < r; ++k) s->values[k] = home[k * columns_];
+          register_strip(s, r);
+        }
+      }
+    }
+    // The boundary ring, cut like the tiles: read-only for the whole run.
+    for (Index b = 0; b < tile_columns_; ++b) {
+      Strip* above = above_.emplace_back(new_strip(columns_of(b)));
+      Strip* below = below_.emplace_back(new_strip(columns_of(b)));
+      for (Index c = 0; c < columns_of(b); ++c) {
+        above->values[c] = sweep_.boundary(-1, column_of(b) + c);
+        below->values[c] = sweep_.boundary(rows_, column_of(b) + c);
+      }
+      register_strip(above, columns_of(b));
+      register_strip(below, columns_of(b));
+    }
+    for (Index a = 0; a < tile_rows_; ++a) {
+      Strip* left = left_of_grid_.emplace_back(new_strip(rows_of(a)));
+      Strip* right = right_of_grid_.emplace_back(new_strip(rows_of(a)));
+      for (Index r = 0; r < rows_of(a); ++r) {
+        left->values[r] = sweep_.boundary(row_of(a) + r, -1);
+        right->values[r] = sweep_.boundary(row_of(a) + r, columns_);
+      }
+      register_strip(left, rows_of(a));
+      register_strip(right, rows_of(a));
+    }
+  }
+
+  static void on_tile_done(void* arg) { static_cast<SweepRun*>(arg)->window_.task_done(); }
+
+  bool submit_next_level() {
+    const Index level = next_level_++;
+    const int priority = critical_path_priority(levels() - 1 - level, levels() - 1, starpu_sched_get_min_priority(),
+                                                starpu_sched_get_max_priority());
+    const Index last_diagonal = tile_rows_ + tile_columns_ - 2;
+    // Level = d + 2t with d = a + b: the earliest sweep still on the grid first.
+    for (Index t = std::max<Index>(0, (level - last_diagonal + 1) / 2); t < sweeps_ && 2 * t <= level; ++t) {
+      const Index d = level - 2 * t;
+      for (Index a = std::max<Index>(0, d - (tile_columns_ - 1)); a <= std::min(d, tile_rows_ - 1); ++a) {
+        submit_tile(a, d - a, priority);
+      }
+    }
+    return next_level_ < levels();
+  }
+
+  void submit_tile(Index a, Index b, int priority) {
+    const auto strip = [](Strip* s) { return s->handle.get(); };
+    std::vector<starpu_data_descr> data{
+        {tiles_[at(a, b)].get(), STARPU_RW},
+        {strip(a > 0 ? last_row_[at(a - 1, b)] : above_[b]), STARPU_R},
+        {strip(b > 0 ? last_column_[at(a, b - 1)] : left_of_grid_[a]), STARPU_R},
+        {strip(a + 1 < tile_rows_ ? first_row_[at(a + 1, b)] : below_[b]), STARPU_R},
+        {strip(b + 1 < tile_columns_ ? first_column_[at(a, b + 1)] : right_of_grid_[a]), STARPU_R}};
+    const SweepTileArgs<S> args{&sweep_, row_of(a), column_of(b), a + 1 < tile_rows_, b + 1 < tile_columns_, a > 0, b > 0};
+    for (Strip* out : {last_row_[at(a, b)], last_column_[at(a, b)], first_row_[at(a, b)], first_column_[at(a, b)]}) {
+      if (out) data.push_back({strip(out), STARPU_W});
+    }
+    TaskPlacement* placement = row_placements_.empty() ? nullptr : &row_placements_[static_cast<std::size_t>(a)];
+    // Counted before it exists, so its callback never finds more tasks done than submitted.
+    window_.task_submitted();
+    const int rc = starpu_task_insert(&codelet_, STARPU_VALUE, &args, sizeof args, STARPU_DATA_MODE_ARRAY, data.data(),
+                                      static_cast<int>(data.size()), STARPU_PRIORITY, priority,
+                                      STARPU_CALLBACK_WITH_ARG_NFREE, &SweepRun::on_tile_done, this, STARPU_NAME,
+                                      "sweep tile", STARPU_TASK_SCHED_DATA, placement, 0);
+    if (rc != 0) {
+      window_.task_not_submitted();
+      throw RuntimeError("starpu_task_insert", rc);
+    }
+  }
+
+  Runtime& runtime_;
+  S sweep_;
+  std::span<T> grid_;
+  Index rows_;
+  Index columns_;
+  WavefrontPlan plan_;
+  Index tile_rows_;
+  Index tile_columns_;
+  Index sweeps_ = 0;
+  starpu_codelet codelet_{};
+  std::vector<TaskPlacement> row_placements_;  // per tile row; tasks point at them (starpu_task::sched_data)
+  std::vector<std::unique_ptr<Strip>> strips_;  // every strip; the pointers below index into it
+  std::vector<Strip*> last_row_, last_column_, first_row_, first_column_;  // per tile, null where unused
+  std::vector<Strip*> above_, below_;               // per tile column: the boundary rows
+  std::vector<Strip*> left_of_grid_, right_of_grid_;  // per tile row: the boundary columns
+  std::vector<DataHandle> tiles_;
+  Index next_level_ = 0;  // under the window's submission lock
+  bool submitted_ = false;
+  TaskWindow window_;
+};
+
+}  // namespace trapeze
