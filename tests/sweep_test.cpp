@@ -23,7 +23,7 @@ struct Shape {
   trapeze::Index columns;
 };
 
-const std::vector<Shape> odd_grids{{0, 5}, {5, 0}, {1, 1}, {1, 17}, {17, 1}, {37, 53}, {100, 64}, {129, 7}};
+const std::vector<Shape> odd_grids{{0, 5}, {5, 0}, {1, 1}, {1, 17}, {17, 1}, {12, 3}, {6, 6}, {37, 53}, {100, 64}, {129, 7}};
 const std::vector<Shape> tilings{{1, 1}, {3, 5}, {16, 16}, {64, 7}, {1, 40}, {512, 512}};
 
 std::string describe(const Shape& grid, const Shape& tile, trapeze::Index sweeps) {
