@@ -38,6 +38,10 @@ WAVEFRONT_CASES = [
     ("dtw", "--size 999x1001 --tile 100x128", ["distance"]),
     ("sat", "--size 601x457 --tile 64x50", ["total"]),
     ("inthist", "--size 333x251 --tile 40x32 --bins 8", ["histogram"]),
+    # In-place sweeps: bands of tile rows per rank; --verify compares rank 0's
+    # gathered grid with the sequential loop cell by cell.
+    ("sor", "--size 203x157 --tile 32x40 --sweeps 13", ["max_error", "omega"]),
+    ("heat2d", "--size 150x301 --tile 16x64 --sweeps 9", ["mean", "centre"]),
 ]
 MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
 # One StarPU worker per rank: the CI machine has two cores for all ranks.

@@ -74,6 +74,8 @@ int run_sweep_app(const char* name, const SweepOptions& options, const S& sweep,
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   progress.finish(seconds);
+  // Under mpirun rank 0 holds the gathered grid and alone checks, writes and reports.
+  if (runtime.rank() != 0) return 0;
 
   std::optional<std::string> mismatch;
   if (options.verify) {

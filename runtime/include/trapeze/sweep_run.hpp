@@ -23,6 +23,14 @@
 // Tasks enter StarPU one level at a time through a bounded window
 // (trapeze/task_window.hpp). The result equals trapeze/sweep_reference.hpp
 // bit for bit: every cell is computed from the same five values.
+//
+// Across MPI ranks (WavefrontPlan::distribute on a Runtime with several),
+// each rank owns a band of whole tile rows, with the strips its tiles write;
+// every rank registers every handle with its tag and owner and inserts
+// every task (starpu_mpi_task_insert), so only edge strips cross ranks:
+// each band's first row down, its last row up, once per sweep. wait() brings
+// every tile to rank 0, whose grid then holds the result. Every rank holds
+// the whole grid (the caller's), as the initial values come from there.
 #include <starpu.h>
 
 #include <algorithm>
@@ -35,6 +43,7 @@
 #include "codelets/cpu/sweep_tile_cpu.hpp"
 #include "codelets/sweep_args.hpp"
 #include "trapeze/data_handle.hpp"
+#include "trapeze/distributed_data.hpp"
 #include "trapeze/error.hpp"
 #include "trapeze/memory_limits.hpp"
 #include "trapeze/plan.hpp"
@@ -53,8 +62,9 @@ class SweepRun {
 
   SweepRun(Runtime& runtime, const S& sweep, std::span<T> grid, Index rows, Index columns, const WavefrontPlan& plan)
       : runtime_(runtime), sweep_(sweep), grid_(checked(grid, rows, columns)), rows_(rows), columns_(columns),
-        plan_(checked(plan, runtime)), tile_rows_(tile_count(rows, plan.tile_rows)),
+        plan_(checked(plan)), tile_rows_(tile_count(rows, plan.tile_rows)),
         tile_columns_(tile_count(columns, plan.tile_columns)),
+        ranks_(plan.distribute ? runtime.ranks() : 1), rank_(ranks_ > 1 ? runtime.rank() : 0),
         window_(window_capacity(plan, std::min(tile_rows_, tile_columns_)), [this] { return submit_next_level(); },
                 [this] { return next_level_ < levels(); }) {
     check_memory();
@@ -64,6 +74,7 @@ class SweepRun {
       row_placements_.push_back({workers[static_cast<std::size_t>(a) % workers.size()], true});
     }
     register_tiles_and_strips();
+    if (distributed()) register_with_ranks();
   }
 
   // Brings every cell home before the handles go.
@@ -97,14 +108,28 @@ class SweepRun {
     std::function<void()> tick;
     if (progress) tick = [this, progress] { progress(window_.completed(), tasks_in_run()); };
     window_.wait_until_done(tick);
+    if (distributed() && submitted_ && !gathered_) {
+      for (DataHandle& tile : tiles_) fetch_to_rank(tile.get(), 0);
+    }
+    gathered_ = true;
     strips_.clear();
     tiles_.clear();
   }
 
   Index tiles() const { return tile_rows_ * tile_columns_; }
+  // Whether the tile rows are dealt to MPI ranks, and the rank of a tile row:
+  // bands of whole rows, so a sweep crosses each band boundary once.
+  bool distributed() const { return ranks_ > 1; }
+  int owner_rank(Index tile_row) const { return static_cast<int>(tile_row * ranks_ / std::max<Index>(tile_rows_, 1)); }
   Index tile_rows() const { return tile_rows_; }
   Index tile_columns() const { return tile_columns_; }
-  Index tasks_in_run() const { return tiles() * sweeps_; }
+  // The tile tasks this rank runs.
+  Index tasks_in_run() const {
+    if (!distributed()) return tiles() * sweeps_;
+    Index mine = 0;
+    for (Index a = 0; a < tile_rows_; ++a) mine += owner_rank(a) == rank_;
+    return mine * tile_columns_ * sweeps_;
+  }
   Index tasks_completed() const { return window_.completed(); }
   Index window_capacity() const { return window_.capacity(); }
   Index peak_tasks_in_flight() const { return window_.peak_in_flight(); }
@@ -127,7 +152,7 @@ class SweepRun {
     return grid;
   }
 
-  static const WavefrontPlan& checked(const WavefrontPlan& plan, const Runtime& runtime) {
+  static const WavefrontPlan& checked(const WavefrontPlan& plan) {
     if (plan.tile_rows < 1 || plan.tile_columns < 1) {
       throw InvalidArgument("a sweep tile must be at least 1x1, got " + std::to_string(plan.tile_rows) + "x" +
                             std::to_string(plan.tile_columns));
@@ -135,10 +160,6 @@ class SweepRun {
     if (plan.max_tasks_in_flight < 0) {
       throw InvalidArgument("max_tasks_in_flight must be >= 0 (0: automatic), got " +
                             std::to_string(plan.max_tasks_in_flight));
-    }
-    if (plan.distribute && runtime.ranks() > 1) {
-      throw InvalidArgument("in-place sweeps are not spread over MPI ranks yet (" + std::to_string(runtime.ranks()) +
-                            " ranks); run them as one process");
     }
     return plan;
   }
@@ -254,6 +275,24 @@ class SweepRun {
     }
   }
 
+  // Every handle gets a tag and an owner, in the same order on every rank:
+  // a tile and the strips it writes belong to its row's rank; the boundary,
+  // which every rank builds alike, is read where the task runs.
+  void register_with_ranks() {
+    std::int64_t tag = runtime_.reserve_tags(static_cast<std::int64_t>(tiles_.size() + strips_.size()));
+    for (Index a = 0; a < tile_rows_; ++a) {
+      for (Index b = 0; b < tile_columns_; ++b) {
+        register_distributed(tiles_[at(a, b)].get(), tag++, owner_rank(a));
+        for (Strip* s : {last_row_[at(a, b)], last_column_[at(a, b)], first_row_[at(a, b)], first_column_[at(a, b)]}) {
+          if (s) register_distributed(s->handle.get(), tag++, owner_rank(a));
+        }
+      }
+    }
+    for (auto* ring : {&above_, &below_, &left_of_grid_, &right_of_grid_}) {
+      for (Strip* s : *ring) register_distributed(s->handle.get(), tag++, on_every_rank);
+    }
+  }
+
   static void on_tile_done(void* arg) { static_cast<SweepRun*>(arg)->window_.task_done(); }
 
   bool submit_next_level() {
@@ -284,6 +323,18 @@ class SweepRun {
       if (out) data.push_back({strip(out), STARPU_W});
     }
     TaskPlacement* placement = row_placements_.empty() ? nullptr : &row_placements_[static_cast<std::size_t>(a)];
+    if (distributed()) {
+      const bool runs_here = owner_rank(a) == rank_;
+      if (runs_here) window_.task_submitted();
+      const int rc = insert_distributed({&codelet_, &args, sizeof args, data.data(), static_cast<int>(data.size()),
+                                         &SweepRun::on_tile_done, this, "sweep tile", placement, owner_rank(a),
+                                         priority});
+      if (rc != 0) {
+        if (runs_here) window_.task_not_submitted();
+        throw RuntimeError("starpu_mpi_task_insert", rc);
+      }
+      return;
+    }
     // Counted before it exists, so its callback never finds more tasks done than submitted.
     window_.task_submitted();
     const int rc = starpu_task_insert(&codelet_, STARPU_VALUE, &args, sizeof args, STARPU_DATA_MODE_ARRAY, data.data(),
@@ -304,6 +355,8 @@ class SweepRun {
   WavefrontPlan plan_;
   Index tile_rows_;
   Index tile_columns_;
+  int ranks_;  // MPI ranks the tile rows are dealt to (1: this process runs all)
+  int rank_;
   Index sweeps_ = 0;
   starpu_codelet codelet_{};
   std::vector<TaskPlacement> row_placements_;  // per tile row; tasks point at them (starpu_task::sched_data)
@@ -314,6 +367,7 @@ class SweepRun {
   std::vector<DataHandle> tiles_;
   Index next_level_ = 0;  // under the window's submission lock
   bool submitted_ = false;
+  bool gathered_ = false;
   TaskWindow window_;
 };
 
