@@ -51,7 +51,7 @@ double run_once(const S& sweep, const Variant& variant, std::vector<double>& gri
   options.cpus = variant.workers;
   options.mpi = trapeze::MpiMode::off;
   trapeze::Runtime runtime(options);
-  trapeze::SweepRun run(runtime, sweep, std::span<double>(grid), n, n, trapeze::WavefrontPlan{tile, tile});
+  trapeze::SweepRun run(runtime, sweep, std::span<double>(grid), n, n, trapeze::SweepPlan{tile, tile});
   const auto start = Clock::now();
   run.submit(sweeps);
   run.wait();

@@ -26,6 +26,7 @@ struct SweepTileArgs {
   bool publishes_last_column;
   bool publishes_first_row;
   bool publishes_first_column;
+  int hyper_tile_width;  // GPU: columns per lane per hyper-tile
 };
 
 }  // namespace trapeze

@@ -20,7 +20,7 @@ mkdir -p "$bundle/bin" "$bundle/lib" "$bundle/starpu-home" "$bundle/trapeze-home
 programs=()
 # Programs about wavefronts on CPUs stay behind: parasail alone (their
 # reference) would take a sixth of the 64 MiB a GPU run may carry.
-for p in "$build"/apps/{jacobi2d,jacobi3d,hotspot,life,pathfinder} "$build"/tests/*_test "$build"/benchmarks/*; do
+for p in "$build"/apps/{jacobi2d,jacobi3d,hotspot,life,pathfinder,sor,heat2d} "$build"/tests/*_test "$build"/benchmarks/*; do
   case "$(basename "$p")" in wavefront_test|smith_waterman_vs_parasail) continue ;; esac
   [ -x "$p" ] && [ -f "$p" ] && programs+=("$p")
 done
@@ -68,12 +68,17 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export STARPU_NCPU=${STARPU_NCPU:-2}
 status=0
 "$here/run.sh" gpu_equality_test --gtest_filter=-GpuSanitizer.* || status=1
+"$here/run.sh" gpu_sweep_test || status=1
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 if [ -x "$sanitizer" ]; then
   for tool in memcheck racecheck; do
     echo "== compute-sanitizer --tool $tool"
     "$here/run.sh" "$sanitizer" --tool "$tool" --error-exitcode 9 --print-limit 20 \
       "$here/bin/gpu_equality_test" --gtest_filter='GpuSanitizer.*' \
+      || status=1
+    # The PeerWave kernel's flags and shuffles (small grids only).
+    "$here/run.sh" "$sanitizer" --tool "$tool" --error-exitcode 9 --print-limit 20 \
+      "$here/bin/gpu_sweep_test" --gtest_filter='GpuSweep.PeerWave*:GpuSweep.CutTiles*' \
       || status=1
   done
 else

@@ -54,7 +54,7 @@ void expect_reference(trapeze::Runtime& runtime, const S& sweep, const Shape& gr
   std::vector<double> cells = expected;
   trapeze::reference::sweeps(sweep, std::span<double>(expected), grid.rows, grid.columns, sweeps);
   {
-    trapeze::WavefrontPlan plan{tile.rows, tile.columns, window};
+    trapeze::SweepPlan plan{tile.rows, tile.columns, window};
     trapeze::SweepRun run(runtime, sweep, std::span<double>(cells), grid.rows, grid.columns, plan);
     run.submit(sweeps);
     run.wait();
@@ -126,7 +126,7 @@ TEST(Sweep, TheNextSweepStartsBeforeTheLastOneEnds) {
   std::vector<double> cells(96 * 96, 0.0);
   trapeze::Runtime runtime({"lws", 2});
   {
-    trapeze::SweepRun run(runtime, heat, std::span<double>(cells), 96, 96, trapeze::WavefrontPlan{8, 8});
+    trapeze::SweepRun run(runtime, heat, std::span<double>(cells), 96, 96, trapeze::SweepPlan{8, 8});
     EXPECT_EQ(run.tiles(), 144);
     run.submit(sweeps);
     // 12 + 12 - 1 diagonals of tiles, and each later sweep two levels behind.
@@ -146,15 +146,15 @@ TEST(Sweep, BadArgumentsAreRefused) {
   std::vector<double> cells(12, 0.0);
   const apps::Heat2D heat{};
   trapeze::Runtime runtime({"lws", 2});
-  EXPECT_THROW(trapeze::SweepRun(runtime, heat, std::span<double>(cells), 3, 5, trapeze::WavefrontPlan{}),
+  EXPECT_THROW(trapeze::SweepRun(runtime, heat, std::span<double>(cells), 3, 5, trapeze::SweepPlan{}),
                trapeze::InvalidArgument);
-  EXPECT_THROW(trapeze::SweepRun(runtime, heat, std::span<double>(cells), -3, -4, trapeze::WavefrontPlan{}),
+  EXPECT_THROW(trapeze::SweepRun(runtime, heat, std::span<double>(cells), -3, -4, trapeze::SweepPlan{}),
                trapeze::InvalidArgument);
-  EXPECT_THROW(trapeze::SweepRun(runtime, heat, std::span<double>(cells), 3, 4, trapeze::WavefrontPlan{0, 4}),
+  EXPECT_THROW(trapeze::SweepRun(runtime, heat, std::span<double>(cells), 3, 4, trapeze::SweepPlan{0, 4}),
                trapeze::InvalidArgument);
-  EXPECT_THROW(trapeze::SweepRun(runtime, heat, std::span<double>(cells), 3, 4, trapeze::WavefrontPlan{2, 2, -1}),
+  EXPECT_THROW(trapeze::SweepRun(runtime, heat, std::span<double>(cells), 3, 4, trapeze::SweepPlan{2, 2, -1}),
                trapeze::InvalidArgument);
-  trapeze::SweepRun run(runtime, heat, std::span<double>(cells), 3, 4, trapeze::WavefrontPlan{2, 2});
+  trapeze::SweepRun run(runtime, heat, std::span<double>(cells), 3, 4, trapeze::SweepPlan{2, 2});
   EXPECT_THROW(run.submit(-1), trapeze::InvalidArgument);
   run.submit(2);
   EXPECT_THROW(run.submit(2), trapeze::Error);
@@ -177,7 +177,7 @@ TEST(Sweep, OverRelaxationConvergesToItsExactSolution) {
   const double before = error();
   trapeze::Runtime runtime({"lws", 2});
   {
-    trapeze::SweepRun run(runtime, sor, std::span<double>(u), n, n, trapeze::WavefrontPlan{8, 8});
+    trapeze::SweepRun run(runtime, sor, std::span<double>(u), n, n, trapeze::SweepPlan{8, 8});
     run.submit(200);
     run.wait();
   }

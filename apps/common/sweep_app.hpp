@@ -17,6 +17,7 @@
 #include "hdf5_fields.hpp"
 #include "png_image.hpp"
 #include "run_report.hpp"
+#include "trapeze/cuda_stencils.hpp"
 #include "trapeze/memory_limits.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/sweep_reference.hpp"
@@ -27,13 +28,18 @@ namespace apps {
 struct SweepOptions : RunReportOptions {
   std::string size = "1024x1024";
   trapeze::Index sweeps = 100;
-  std::string tile = "256x256";
+  std::string tile = "auto";     // CPUs: 256x256; GPUs alone: the whole grid as one tile
+  std::string devices;           // empty: TRAPEZE_DEVICES, else auto
+  int hyper_tile_width = 64;     // GPU: columns per lane per hyper-tile
   std::string output;  // HDF5 file of the final field
   std::string png;     // picture of the final field
 };
 
-// --size, --sweeps, --tile, --output, --png and the report's options.
+// --size, --sweeps, --tile, --devices, --width, --output, --png and the report's options.
 void add_sweep_options(CLI::App& cli, SweepOptions& options, const std::string& field_name);
+
+// --devices if given, else TRAPEZE_DEVICES if set, else auto.
+trapeze::StageDevices requested_sweep_devices(const SweepOptions& options);
 
 struct SweepGrid {
   trapeze::Index rows = 0;
@@ -51,16 +57,25 @@ int run_sweep_app(const char* name, const SweepOptions& options, const S& sweep,
                   const SweepGrid& extent, const std::string& field_name,
                   const std::function<std::string(nlohmann::json&)>& describe) {
   static_assert(std::is_same_v<typename S::value_type, double>, "the sweep apps' fields are double");
-  const trapeze::Extent tile = parse_extent(options.tile, 2, "tile");
-  trapeze::WavefrontPlan plan;
-  plan.tile_rows = tile[0];
-  plan.tile_columns = tile[1];
+  trapeze::SweepPlan plan;
+  plan.devices = requested_sweep_devices(options);
   plan.max_tasks_in_flight = options.window;
+  plan.hyper_tile_width = options.hyper_tile_width;
   std::vector<double> expected;
   if (options.verify) expected = grid;
   trapeze::RuntimeOptions runtime_options;
   runtime_options.trace_directory = options.trace;
   trapeze::Runtime runtime(runtime_options);
+  // GPUs alone take the whole grid as one tile: one PeerWave launch a sweep.
+  const trapeze::CudaStencilFunctions* cuda = trapeze::cuda_functions_of<S>();
+  const bool gpus_alone = cuda && cuda->sweep_tile && runtime.cuda_worker_count() > 0 &&
+                          (plan.devices == trapeze::StageDevices::automatic || plan.devices == trapeze::StageDevices::gpu);
+  const trapeze::Extent tile = options.tile != "auto" ? parse_extent(options.tile, 2, "tile")
+                               : gpus_alone ? trapeze::Extent{std::max<trapeze::Index>(extent.rows, 1),
+                                                              std::max<trapeze::Index>(extent.columns, 1), 1}
+                                            : trapeze::Extent{256, 256, 1};
+  plan.tile_rows = tile[0];
+  plan.tile_columns = tile[1];
   const ProgressLine progress(name, options, runtime);
   trapeze::Index tiles = 0, levels = 0;
   double seconds = 0;
@@ -97,6 +112,8 @@ int run_sweep_app(const char* name, const SweepOptions& options, const S& sweep,
                            {"sweeps", options.sweeps},
                            {"tile", fmt::format("{}x{}", plan.tile_rows, plan.tile_columns)},
                            {"tiles", tiles},
+                           {"devices", trapeze::to_string(plan.devices)},
+                           {"hyper_tile_width", plan.hyper_tile_width},
                            {"critical_path_tasks", levels},
                            {"window", plan.max_tasks_in_flight},
                            {"seconds", seconds},

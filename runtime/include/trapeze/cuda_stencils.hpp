@@ -18,6 +18,10 @@ namespace trapeze {
 
 struct CudaStencilFunctions {
   starpu_cuda_func_t stage = nullptr;  // a trapezoid stage (codelets/stage_args.hpp's buffers)
+  // Of an in-place sweep (trapeze/sweep.hpp), registered the same way by
+  // TRAPEZE_CUDA_SWEEP (trapeze/cuda_sweep.cuh): one sweep of a tile
+  // (codelets/sweep_args.hpp's buffers).
+  starpu_cuda_func_t sweep_tile = nullptr;
 };
 
 // Returns true so a namespace-scope `const bool` can call it at start-up.

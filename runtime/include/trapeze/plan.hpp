@@ -45,6 +45,22 @@ struct Plan {
   bool distribute = true;
 };
 
+// How an in-place sweep (trapeze/sweep_run.hpp) is cut and where it runs.
+struct SweepPlan {
+  Index tile_rows = 256;
+  Index tile_columns = 256;
+  // 0: automatic, at least eight anti-diagonals of tiles and 8192 tasks.
+  Index max_tasks_in_flight = 0;
+  // automatic: on the GPUs when the sweep has CUDA codelets and StarPU has a
+  // CUDA worker, else on the CPUs (as for stencil stages).
+  StageDevices devices = StageDevices::automatic;
+  // GPU: columns each lane sweeps per hyper-tile (>= 32; seed 004's width).
+  int hyper_tile_width = 64;
+  // On a Runtime with several MPI ranks: give each rank a band of tile rows
+  // (false: this process runs every tile).
+  bool distribute = true;
+};
+
 // How a wavefront runs: its tiles (clipped to the iteration space) and how
 // many of its tasks StarPU holds at once.
 struct WavefrontPlan {

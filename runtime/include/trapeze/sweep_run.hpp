@@ -2,7 +2,7 @@
 // Runs in-place sweeps (trapeze/sweep.hpp) as a StarPU task graph of tiles
 // over a wavefront in space and time.
 //
-//   trapeze::SweepRun run(runtime, HeatAverage{}, grid, rows, columns, trapeze::WavefrontPlan{});
+//   trapeze::SweepRun run(runtime, HeatAverage{}, grid, rows, columns, trapeze::SweepPlan{});
 //   run.submit(100);  // sweeps
 //   run.wait();       // grid holds the result
 //
@@ -20,11 +20,16 @@
 // task's distance from the start of the critical path, so priorities follow
 // from it.
 //
+// On a GPU a tile's sweep is one PeerWave launch over its hyper-tiles
+// (codelets/cuda/sweep_peerwave_kernel.cuh), when the program registered
+// the sweep with TRAPEZE_CUDA_SWEEP (trapeze/cuda_sweep.cuh); a GPU wants
+// large tiles (the apps give it the whole grid as one tile).
+//
 // Tasks enter StarPU one level at a time through a bounded window
 // (trapeze/task_window.hpp). The result equals trapeze/sweep_reference.hpp
 // bit for bit: every cell is computed from the same five values.
 //
-// Across MPI ranks (WavefrontPlan::distribute on a Runtime with several),
+// Across MPI ranks (SweepPlan::distribute on a Runtime with several),
 // each rank owns a band of whole tile rows, with the strips its tiles write;
 // every rank registers every handle with its tag and owner and inserts
 // every task (starpu_mpi_task_insert), so only edge strips cross ranks:
@@ -42,6 +47,7 @@
 
 #include "codelets/cpu/sweep_tile_cpu.hpp"
 #include "codelets/sweep_args.hpp"
+#include "trapeze/cuda_stencils.hpp"
 #include "trapeze/data_handle.hpp"
 #include "trapeze/distributed_data.hpp"
 #include "trapeze/error.hpp"
@@ -60,7 +66,7 @@ class SweepRun {
  public:
   using T = typename S::value_type;
 
-  SweepRun(Runtime& runtime, const S& sweep, std::span<T> grid, Index rows, Index columns, const WavefrontPlan& plan)
+  SweepRun(Runtime& runtime, const S& sweep, std::span<T> grid, Index rows, Index columns, const SweepPlan& plan)
       : runtime_(runtime), sweep_(sweep), grid_(checked(grid, rows, columns)), rows_(rows), columns_(columns),
         plan_(checked(plan)), tile_rows_(tile_count(rows, plan.tile_rows)),
         tile_columns_(tile_count(columns, plan.tile_columns)),
@@ -152,7 +158,7 @@ class SweepRun {
     return grid;
   }
 
-  static const WavefrontPlan& checked(const WavefrontPlan& plan) {
+  static const SweepPlan& checked(const SweepPlan& plan) {
     if (plan.tile_rows < 1 || plan.tile_columns < 1) {
       throw InvalidArgument("a sweep tile must be at least 1x1, got " + std::to_string(plan.tile_rows) + "x" +
                             std::to_string(plan.tile_columns));
@@ -161,10 +167,13 @@ class SweepRun {
       throw InvalidArgument("max_tasks_in_flight must be >= 0 (0: automatic), got " +
                             std::to_string(plan.max_tasks_in_flight));
     }
+    if (plan.hyper_tile_width < 32 || plan.hyper_tile_width > 65536) {
+      throw InvalidArgument("a hyper-tile is 32 to 65536 columns wide, got " + std::to_string(plan.hyper_tile_width));
+    }
     return plan;
   }
 
-  static Index window_capacity(const WavefrontPlan& plan, Index longest_diagonal) {
+  static Index window_capacity(const SweepPlan& plan, Index longest_diagonal) {
     if (plan.max_tasks_in_flight > 0) return plan.max_tasks_in_flight;
     return std::max<Index>(8192, 8 * longest_diagonal);
   }
@@ -199,10 +208,33 @@ class SweepRun {
     starpu_codelet_init(&codelet_);
     codelet_.cpu_funcs[0] = &sweep_tile_cpu<S>;
     codelet_.cpu_funcs_name[0] = "sweep_tile_cpu";
-    codelet_.where = STARPU_CPU;
+    const CudaStencilFunctions* cuda = cuda_functions_of<S>();
+    const bool cuda_ready = cuda && cuda->sweep_tile && starpu_cuda_worker_get_count() > 0;
+    if (cuda_ready) {
+      codelet_.cuda_funcs[0] = cuda->sweep_tile;
+      codelet_.cuda_flags[0] = STARPU_CUDA_ASYNC;
+    }
+    codelet_.where = where(plan_.devices, cuda_ready, cuda && cuda->sweep_tile);
     codelet_.nbuffers = STARPU_VARIABLE_NBUFFERS;
     codelet_.name = "sweep_tile";
     codelet_.model = &runtime_.history_model(std::string("trapeze_sweep_") + typeid(S).name(), &SweepRun::tile_footprint);
+  }
+
+  // Where tile tasks may run (SweepPlan::devices), as for stencil stages.
+  static uint32_t where(StageDevices devices, bool cuda_ready, bool has_cuda_codelet) {
+    switch (devices) {
+      case StageDevices::automatic: return cuda_ready ? STARPU_CUDA : STARPU_CPU;
+      case StageDevices::cpu: return STARPU_CPU;
+      case StageDevices::gpu:
+        if (!cuda_ready) {
+          throw Error(std::string("devices gpu: ") +
+                      (has_cuda_codelet ? "StarPU found no CUDA worker (no GPU, or STARPU_NCUDA=0)"
+                                        : "this program has no CUDA codelet for the sweep (built without nvcc?)"));
+        }
+        return STARPU_CUDA;
+      case StageDevices::all: return cuda_ready ? (STARPU_CPU | STARPU_CUDA) : STARPU_CPU;
+    }
+    return STARPU_CPU;
   }
 
   // A strip's buffer and handle; `values` filled by the caller.
@@ -318,7 +350,8 @@ class SweepRun {
         {strip(b > 0 ? last_column_[at(a, b - 1)] : left_of_grid_[a]), STARPU_R},
         {strip(a + 1 < tile_rows_ ? first_row_[at(a + 1, b)] : below_[b]), STARPU_R},
         {strip(b + 1 < tile_columns_ ? first_column_[at(a, b + 1)] : right_of_grid_[a]), STARPU_R}};
-    const SweepTileArgs<S> args{&sweep_, row_of(a), column_of(b), a + 1 < tile_rows_, b + 1 < tile_columns_, a > 0, b > 0};
+    const SweepTileArgs<S> args{&sweep_, row_of(a), column_of(b), a + 1 < tile_rows_, b + 1 < tile_columns_,
+                                a > 0,   b > 0,       plan_.hyper_tile_width};
     for (Strip* out : {last_row_[at(a, b)], last_column_[at(a, b)], first_row_[at(a, b)], first_column_[at(a, b)]}) {
       if (out) data.push_back({strip(out), STARPU_W});
     }
@@ -352,7 +385,7 @@ class SweepRun {
   std::span<T> grid_;
   Index rows_;
   Index columns_;
-  WavefrontPlan plan_;
+  SweepPlan plan_;
   Index tile_rows_;
   Index tile_columns_;
   int ranks_;  // MPI ranks the tile rows are dealt to (1: this process runs all)
