@@ -2,6 +2,8 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include "codelets/cuda/sweep_peerwave_kernel.cuh"
 #include "gpu_timing.cuh"
 
@@ -12,7 +14,8 @@ namespace tc = trapeze::cuda;
 struct GpuSweepGrid::Buffers {
   explicit Buffers(long n)
       : cells(static_cast<std::size_t>(n) * static_cast<std::size_t>(n)), up(n), left(n), down(n), right(n),
-        progress(static_cast<std::size_t>(n / 32 + 1)) {}
+        progress(static_cast<std::size_t>(n / 32 + 1) * max_sweeps_per_launch) {}
+  static constexpr std::size_t max_sweeps_per_launch = 64;
   DeviceBuffer<double> cells, up, left, down, right;
   DeviceBuffer<int> progress;
 };
@@ -39,16 +42,23 @@ void load_grid(GpuSweepGrid& g, const std::vector<double>& cells, const S& sweep
 }
 
 template <typename S>
-double sweep_grid(GpuSweepGrid& g, const S& sweep, bool peerwave, int width, long count) {
+double sweep_grid(GpuSweepGrid& g, const S& sweep, int per_launch, int width, long count) {
   GpuSweepGrid::Buffers& b = *g.buffers;
   const tc::SweepTile<double> tile{b.cells.data, g.n, g.n, g.n, 0, 0, b.up.data, b.left.data, b.down.data, b.right.data};
   const tc::HyperTiles h = tc::hyper_tiles(g.n, g.n, width);
-  const int resident = tc::resident_sweep_warps<S>();
+  const int resident = tc::resident_sweep_warps<S>(width);
+  const long step = std::min<long>(per_launch, GpuSweepGrid::Buffers::max_sweeps_per_launch);
   Event start, stop;
   TRAPEZE_CUDA_CHECK(cudaEventRecord(start.event));
-  for (long t = 0; t < count; ++t) {
-    if (peerwave) tc::launch_sweep_peerwave(sweep, tile, h, b.progress.data, resident, nullptr);
-    else tc::launch_sweep_waves(sweep, tile, h, nullptr);
+  for (long t = 0; t < count;) {
+    if (per_launch > 0) {
+      const long now = std::min(step, count - t);
+      tc::launch_sweep_peerwave(sweep, tile, h, static_cast<int>(now), b.progress.data, resident, nullptr);
+      t += now;
+    } else {
+      tc::launch_sweep_waves(sweep, tile, h, nullptr);
+      ++t;
+    }
   }
   TRAPEZE_CUDA_CHECK(cudaEventRecord(stop.event));
   return seconds_between(start, stop);
@@ -58,11 +68,11 @@ double sweep_grid(GpuSweepGrid& g, const S& sweep, bool peerwave, int width, lon
 
 void GpuSweepGrid::load(const std::vector<double>& cells, const apps::OverRelaxation& sweep) { load_grid(*this, cells, sweep); }
 void GpuSweepGrid::load(const std::vector<double>& cells, const apps::Heat2D& sweep) { load_grid(*this, cells, sweep); }
-double GpuSweepGrid::sweep(const apps::OverRelaxation& s, bool peerwave, int width, long count) {
-  return sweep_grid(*this, s, peerwave, width, count);
+double GpuSweepGrid::sweep(const apps::OverRelaxation& s, int per_launch, int width, long count) {
+  return sweep_grid(*this, s, per_launch, width, count);
 }
-double GpuSweepGrid::sweep(const apps::Heat2D& s, bool peerwave, int width, long count) {
-  return sweep_grid(*this, s, peerwave, width, count);
+double GpuSweepGrid::sweep(const apps::Heat2D& s, int per_launch, int width, long count) {
+  return sweep_grid(*this, s, per_launch, width, count);
 }
 
 std::vector<double> GpuSweepGrid::cells() const {

@@ -21,9 +21,10 @@ struct GpuSweepGrid {
   // The cells and the boundary of the sweep that follows.
   void load(const std::vector<double>& cells, const apps::OverRelaxation& sweep);
   void load(const std::vector<double>& cells, const apps::Heat2D& sweep);
-  // `count` sweeps; the seconds they took on the GPU.
-  double sweep(const apps::OverRelaxation& sweep, bool peerwave, int width, long count);
-  double sweep(const apps::Heat2D& sweep, bool peerwave, int width, long count);
+  // `count` sweeps, `per_launch` at a time by PeerWave (0: by the
+  // one-launch-per-wave baseline); the seconds they took on the GPU.
+  double sweep(const apps::OverRelaxation& sweep, int per_launch, int width, long count);
+  double sweep(const apps::Heat2D& sweep, int per_launch, int width, long count);
   std::vector<double> cells() const;
 
   struct Buffers;

@@ -1,12 +1,14 @@
 // The PeerWave kernel against the global-barrier baseline on the same
 // hyper-tiles (issue 10, seed 004), for sor and heat2d in double precision on
-// one GPU, kernels alone: one PeerWave launch per sweep (persistent warps,
-// flags between bands) against one launch per wave of hyper-tiles. For each
-// hyper-tile width, interleaved rounds (PeerWave, baseline, PeerWave, ...),
-// medians, cell updates per second, the fraction of the copy roofline (16 B
-// a cell: the cell read once and written once) and the ratio. Both kernels'
-// grids are compared bit for bit after every round, and a small grid with
-// the sequential loop first. A table last, the same as JSON.
+// one GPU, kernels alone. Three ways to run the same sweeps: PeerWave with
+// every sweep of the run in one launch (sweeps overlap: a kernel-level
+// trapezoid), PeerWave with one launch per sweep (persistent warps, flags
+// between bands), and the baseline with one launch per wave of hyper-tiles.
+// For each hyper-tile width, interleaved rounds, medians, cell updates per
+// second, the fraction of the copy roofline (16 B a cell: the cell read once
+// and written once per sweep) and the ratios to the baseline. The grids are
+// compared bit for bit after every width, and a small odd grid with the
+// sequential loop first. A table last, the same as JSON.
 //
 //   build/benchmarks/gpu_sweeps [--size 16384] [--sweeps 10] [--widths 64,128,256] [--rounds 5] [--json FILE]
 #include <fmt/core.h>
@@ -18,6 +20,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/app_main.hpp"
@@ -42,7 +45,7 @@ double median(std::vector<double> v) {
 struct Line {
   std::string app;
   int width;
-  std::vector<double> peerwave, baseline;
+  std::vector<double> fused, peerwave, baseline;  // seconds per run, one per round
 };
 
 }  // namespace
@@ -72,12 +75,12 @@ int main(int argc, char** argv) {
       trapeze::reference::sweeps(small_sor, std::span<double>(expected), small, small, 3);
       bench::GpuSweepGrid g(small);
       for (int width : widths) {
-        for (bool peerwave : {true, false}) {
+        for (int per_launch : {3, 1, 0}) {
           g.load(initial, small_sor);
-          g.sweep(small_sor, peerwave, width, 3);
+          g.sweep(small_sor, per_launch, width, 3);
           if (g.cells() != expected) {
-            throw trapeze::Error(fmt::format("{} at width {} differs from the sequential loop",
-                                             peerwave ? "PeerWave" : "the baseline", width));
+            throw trapeze::Error(fmt::format("{} sweeps per launch at width {} differ from the sequential loop",
+                                             per_launch, width));
           }
         }
       }
@@ -85,16 +88,21 @@ int main(int argc, char** argv) {
     const std::vector<double> initial = random_cells(n);
     std::vector<Line> lines;
     const auto measure = [&](const auto& sweep, const char* app) {
-      bench::GpuSweepGrid peerwave_grid(n), baseline_grid(n);
+      bench::GpuSweepGrid grid(n);
       for (int width : widths) {
-        Line line{app, width, {}, {}};
+        Line line{app, width, {}, {}, {}};
+        std::vector<double> results[3];
         for (int round = 0; round < rounds; ++round) {
-          peerwave_grid.load(initial, sweep);
-          line.peerwave.push_back(peerwave_grid.sweep(sweep, true, width, count));
-          baseline_grid.load(initial, sweep);
-          line.baseline.push_back(baseline_grid.sweep(sweep, false, width, count));
+          int which = 0;
+          for (auto [per_launch, seconds] : {std::pair{static_cast<int>(count), &line.fused}, {1, &line.peerwave},
+                                             {0, &line.baseline}}) {
+            grid.load(initial, sweep);
+            seconds->push_back(grid.sweep(sweep, per_launch, width, count));
+            if (round == 0) results[which] = grid.cells();
+            ++which;
+          }
         }
-        if (peerwave_grid.cells() != baseline_grid.cells()) {
+        if (results[0] != results[2] || results[1] != results[2]) {
           throw trapeze::Error(fmt::format("{} at width {}: PeerWave and the baseline differ", app, width));
         }
         fmt::print(stderr, "{} width {} done\n", app, width);
@@ -107,20 +115,28 @@ int main(int argc, char** argv) {
     fmt::print("gpu_sweeps: {} ({} SMs), {}^2 doubles, {} sweeps per run, {} rounds, medians; copy {:.2f} TB/s, "
                "roofline {:.1f} G cell updates/s (16 B a cell); results bit-exact\n",
                bench::device_name(), bench::device_multiprocessors(), n, count, rounds, copy / 1e12, roofline / 1e9);
-    fmt::print("{:<7} {:>6} {:>12} {:>12} {:>9} {:>9} {:>8} {:>7} {:>16}\n", "app", "width", "PeerWave s", "baseline s",
-               "PW GCUPS", "BL GCUPS", "PW/roof", "PW/BL", "PW/BL min-max");
+    fmt::print("GCUPS: G cell updates/s; PW1: PeerWave, one sweep a launch; PWall: PeerWave, all {} sweeps in one "
+               "launch; BL: one launch per wave; ratios are per-round medians (min-max)\n", count);
+    fmt::print("{:<7} {:>5} {:>9} {:>9} {:>9} {:>9} {:>18} {:>18}\n", "app", "width", "PWall", "PW1", "BL",
+               "PWall/roof", "PW1/BL", "PWall/BL");
     nlohmann::json rows = nlohmann::json::array();
+    const auto ratio = [](const std::vector<double>& slow, const std::vector<double>& fast) {
+      std::vector<double> r;
+      for (std::size_t k = 0; k < fast.size(); ++k) r.push_back(slow[k] / fast[k]);
+      const auto [lo, hi] = std::minmax_element(r.begin(), r.end());
+      return std::tuple{median(r), *lo, *hi};
+    };
     for (const Line& l : lines) {
-      const double pw = median(l.peerwave), bl = median(l.baseline);
-      std::vector<double> ratios;
-      for (std::size_t r = 0; r < l.peerwave.size(); ++r) ratios.push_back(l.baseline[r] / l.peerwave[r]);
-      const auto [lo, hi] = std::minmax_element(ratios.begin(), ratios.end());
-      fmt::print("{:<7} {:>6} {:>12.5f} {:>12.5f} {:>9.1f} {:>9.1f} {:>8.3f} {:>7.2f} {:>7.2f}-{:<8.2f}\n", l.app, l.width,
-                 pw, bl, updates / pw / 1e9, updates / bl / 1e9, updates / pw / roofline, median(ratios), *lo, *hi);
-      rows.push_back({{"app", l.app}, {"width", l.width}, {"peerwave_seconds", l.peerwave},
-                      {"baseline_seconds", l.baseline}, {"peerwave_gcups", updates / pw / 1e9},
-                      {"baseline_gcups", updates / bl / 1e9}, {"peerwave_over_roofline", updates / pw / roofline},
-                      {"peerwave_over_baseline", median(ratios)}});
+      const double all = updates / median(l.fused), one = updates / median(l.peerwave), bl = updates / median(l.baseline);
+      const auto [r1, r1lo, r1hi] = ratio(l.baseline, l.peerwave);
+      const auto [ra, ralo, rahi] = ratio(l.baseline, l.fused);
+      fmt::print("{:<7} {:>5} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.3f} {:>6.2f} ({:.2f}-{:.2f}) {:>6.2f} ({:.2f}-{:.2f})\n",
+                 l.app, l.width, all / 1e9, one / 1e9, bl / 1e9, all / roofline, r1, r1lo, r1hi, ra, ralo, rahi);
+      rows.push_back({{"app", l.app}, {"width", l.width}, {"all_in_one_launch_seconds", l.fused},
+                      {"one_sweep_a_launch_seconds", l.peerwave}, {"baseline_seconds", l.baseline},
+                      {"all_in_one_launch_gcups", all / 1e9}, {"one_sweep_a_launch_gcups", one / 1e9},
+                      {"baseline_gcups", bl / 1e9}, {"all_in_one_launch_over_roofline", all / roofline},
+                      {"one_sweep_a_launch_over_baseline", r1}, {"all_in_one_launch_over_baseline", ra}});
     }
     std::ofstream(json_path) << nlohmann::json{{"device", bench::device_name()}, {"size", n}, {"sweeps", count},
                                                {"rounds", rounds}, {"copy_bytes_per_second", copy}, {"rows", rows}}

@@ -27,6 +27,7 @@ struct SweepTileArgs {
   bool publishes_first_row;
   bool publishes_first_column;
   int hyper_tile_width;  // GPU: columns per lane per hyper-tile
+  int sweeps;            // sweeps this task makes (> 1 only for a grid in one tile)
 };
 
 }  // namespace trapeze

@@ -58,7 +58,9 @@ void expect_reference(trapeze::Runtime& runtime, const S& sweep, const Shape& gr
     trapeze::SweepRun run(runtime, sweep, std::span<double>(cells), grid.rows, grid.columns, plan);
     run.submit(sweeps);
     run.wait();
-    EXPECT_EQ(run.tasks_completed(), run.tiles() * sweeps);
+    EXPECT_EQ(run.tasks_completed(), run.tasks_in_run());
+    // A grid in one tile: up to 64 sweeps a task; cut tiles: one.
+    EXPECT_EQ(run.tasks_in_run(), run.tiles() == 1 ? (sweeps + 63) / 64 : run.tiles() * sweeps);
   }
   EXPECT_EQ(first_difference(cells, expected), -1) << describe(grid, tile, sweeps);
 }
@@ -154,6 +156,9 @@ TEST(Sweep, BadArgumentsAreRefused) {
                trapeze::InvalidArgument);
   EXPECT_THROW(trapeze::SweepRun(runtime, heat, std::span<double>(cells), 3, 4, trapeze::SweepPlan{2, 2, -1}),
                trapeze::InvalidArgument);
+  trapeze::SweepPlan several_per_task{2, 2};
+  several_per_task.sweeps_per_task = 4;
+  EXPECT_THROW(trapeze::SweepRun(runtime, heat, std::span<double>(cells), 3, 4, several_per_task), trapeze::InvalidArgument);
   trapeze::SweepRun run(runtime, heat, std::span<double>(cells), 3, 4, trapeze::SweepPlan{2, 2});
   EXPECT_THROW(run.submit(-1), trapeze::InvalidArgument);
   run.submit(2);

@@ -30,7 +30,8 @@ struct SweepOptions : RunReportOptions {
   trapeze::Index sweeps = 100;
   std::string tile = "auto";     // CPUs: 256x256; GPUs alone: the whole grid as one tile
   std::string devices;           // empty: TRAPEZE_DEVICES, else auto
-  int hyper_tile_width = 64;     // GPU: columns per lane per hyper-tile
+  int hyper_tile_width = 32;     // GPU: columns per lane per hyper-tile
+  int sweeps_per_task = 0;       // 0: automatic (up to 64 for a grid in one tile)
   std::string output;  // HDF5 file of the final field
   std::string png;     // picture of the final field
 };
@@ -61,6 +62,7 @@ int run_sweep_app(const char* name, const SweepOptions& options, const S& sweep,
   plan.devices = requested_sweep_devices(options);
   plan.max_tasks_in_flight = options.window;
   plan.hyper_tile_width = options.hyper_tile_width;
+  plan.sweeps_per_task = options.sweeps_per_task;
   std::vector<double> expected;
   if (options.verify) expected = grid;
   trapeze::RuntimeOptions runtime_options;
@@ -77,11 +79,12 @@ int run_sweep_app(const char* name, const SweepOptions& options, const S& sweep,
   plan.tile_rows = tile[0];
   plan.tile_columns = tile[1];
   const ProgressLine progress(name, options, runtime);
-  trapeze::Index tiles = 0, levels = 0;
+  trapeze::Index tiles = 0, levels = 0, per_task = 1;
   double seconds = 0;
   {
     trapeze::SweepRun run(runtime, sweep, std::span<double>(grid), extent.rows, extent.columns, plan);
     tiles = run.tiles();
+    per_task = run.sweeps_per_task();
     const auto start = std::chrono::steady_clock::now();
     run.submit(options.sweeps);
     levels = run.levels();
@@ -114,6 +117,7 @@ int run_sweep_app(const char* name, const SweepOptions& options, const S& sweep,
                            {"tiles", tiles},
                            {"devices", trapeze::to_string(plan.devices)},
                            {"hyper_tile_width", plan.hyper_tile_width},
+                           {"sweeps_per_task", per_task},
                            {"critical_path_tasks", levels},
                            {"window", plan.max_tasks_in_flight},
                            {"seconds", seconds},

@@ -16,6 +16,11 @@ void add_sweep_options(CLI::App& cli, SweepOptions& options, const std::string& 
   cli.add_option("--width", options.hyper_tile_width, "GPU: columns each lane sweeps per hyper-tile (seed 004's width)")
       ->capture_default_str()
       ->check(CLI::Range(32, 65536));
+  cli.add_option("--sweeps-per-task", options.sweeps_per_task,
+                 "sweeps one task makes (on a GPU, overlapping in one launch); more than 1 needs the grid in one tile; "
+                 "0: automatic, up to 64 then, else 1")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 4096));
   cli.add_option("-o,--output", options.output, "write the final field (dataset " + field_name + ") to this HDF5 file (.h5)");
   cli.add_option("--png", options.png, "write a picture of the final field to this PNG file");
   add_run_report_options(cli, options, "at least 8 anti-diagonals of tiles and 8192 tasks");

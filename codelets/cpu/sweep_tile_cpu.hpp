@@ -113,8 +113,10 @@ void sweep_tile_cpu(void* buffers[], void* cl_arg) {
   const Index columns = STARPU_MATRIX_GET_NX(buffers[0]);
   const Index rows = STARPU_MATRIX_GET_NY(buffers[0]);
   const auto strip = [&](int b) { return reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[b])); };
-  sweep_tile(*args.sweep, tile, ld, rows, columns, strip(1), strip(2), strip(3), strip(4), args.first_row,
-             args.first_column);
+  for (int k = 0; k < args.sweeps; ++k) {
+    sweep_tile(*args.sweep, tile, ld, rows, columns, strip(1), strip(2), strip(3), strip(4), args.first_row,
+               args.first_column);
+  }
   int next = 5;
   if (args.publishes_last_row) std::memcpy(strip(next++), tile + (rows - 1) * ld, columns * sizeof(T));
   if (args.publishes_last_column) {

@@ -15,8 +15,10 @@ if [ "${TESTS:-1}" = 1 ]; then
 fi
 if [ "${SANITIZE:-0}" = 1 ]; then
   sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  STARPU_NCPU=2 timeout 240 "$run" "$sanitizer" --tool memcheck --error-exitcode 9 --print-limit 20 "$here/bin/gpu_sweep_test" \
-    --gtest_filter='GpuSweep.PeerWave*' > memcheck.log 2>&1; echo "memcheck rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" memcheck.log | head -4
+  for tool in memcheck racecheck; do
+    STARPU_NCPU=2 timeout 240 "$run" "$sanitizer" --tool $tool --error-exitcode 9 --print-limit 20 "$here/bin/gpu_sweep_test" \
+      --gtest_filter='GpuSweep.PeerWave*' > $tool.log 2>&1; echo "$tool rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" $tool.log | head -4
+  done
 fi
 field() { python3 -c "import json,sys; d=json.loads(sys.stdin.read().splitlines()[-1]); print(d['$1'])" 2>/dev/null || echo nan; }
 for app in sor heat2d; do

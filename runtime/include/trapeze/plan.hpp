@@ -55,7 +55,12 @@ struct SweepPlan {
   // CUDA worker, else on the CPUs (as for stencil stages).
   StageDevices devices = StageDevices::automatic;
   // GPU: columns each lane sweeps per hyper-tile (>= 32; seed 004's width).
-  int hyper_tile_width = 64;
+  int hyper_tile_width = 32;
+  // Sweeps one task makes, a kernel-level trapezoid of sweeps: on a GPU they
+  // overlap inside one PeerWave launch. More than 1 only when the grid is
+  // one tile (a cut tile's neighbours need its edges after every sweep);
+  // 0: automatic, up to 64 for a grid in one tile, else 1.
+  int sweeps_per_task = 0;
   // On a Runtime with several MPI ranks: give each rank a band of tile rows
   // (false: this process runs every tile).
   bool distribute = true;

@@ -73,6 +73,10 @@ class SweepRun {
         ranks_(plan.distribute ? runtime.ranks() : 1), rank_(ranks_ > 1 ? runtime.rank() : 0),
         window_(window_capacity(plan, std::min(tile_rows_, tile_columns_)), [this] { return submit_next_level(); },
                 [this] { return next_level_ < levels(); }) {
+    if (plan.sweeps_per_task > 1 && tiles() > 1) {
+      throw InvalidArgument("more than one sweep per task (" + std::to_string(plan.sweeps_per_task) +
+                            ") needs the grid in one tile, not " + std::to_string(tiles()));
+    }
     check_memory();
     init_codelet();
     const std::vector<int> workers = workers_of(codelet_.where);
@@ -102,6 +106,8 @@ class SweepRun {
     if (sweeps < 0) throw InvalidArgument("the number of sweeps must be >= 0, got " + std::to_string(sweeps));
     submitted_ = true;
     sweeps_ = sweeps;
+    group_ = sweeps_per_task();
+    groups_ = (sweeps + group_ - 1) / group_;
     auto submission = window_.lock_submission();
     const bool throttled = runtime_.submission_throttled();
     const PausedWorkers paused(!throttled);
@@ -131,16 +137,21 @@ class SweepRun {
   Index tile_columns() const { return tile_columns_; }
   // The tile tasks this rank runs.
   Index tasks_in_run() const {
-    if (!distributed()) return tiles() * sweeps_;
+    if (!distributed()) return tiles() * groups_;
     Index mine = 0;
     for (Index a = 0; a < tile_rows_; ++a) mine += owner_rank(a) == rank_;
-    return mine * tile_columns_ * sweeps_;
+    return mine * tile_columns_ * groups_;
   }
   Index tasks_completed() const { return window_.completed(); }
   Index window_capacity() const { return window_.capacity(); }
   Index peak_tasks_in_flight() const { return window_.peak_in_flight(); }
   // Levels a + b + 2t, the length of the critical path in tasks.
-  Index levels() const { return tiles() == 0 || sweeps_ == 0 ? 0 : tile_rows_ + tile_columns_ - 1 + 2 * (sweeps_ - 1); }
+  Index levels() const { return tiles() == 0 || groups_ == 0 ? 0 : tile_rows_ + tile_columns_ - 1 + 2 * (groups_ - 1); }
+  // Sweeps a task makes (SweepPlan::sweeps_per_task, resolved).
+  Index sweeps_per_task() const {
+    if (tiles() != 1) return 1;
+    return plan_.sweeps_per_task > 0 ? plan_.sweeps_per_task : 64;
+  }
 
  private:
   static Index tile_count(Index extent, Index tile) { return extent == 0 ? 0 : (extent + tile - 1) / tile; }
@@ -166,6 +177,9 @@ class SweepRun {
     if (plan.max_tasks_in_flight < 0) {
       throw InvalidArgument("max_tasks_in_flight must be >= 0 (0: automatic), got " +
                             std::to_string(plan.max_tasks_in_flight));
+    }
+    if (plan.sweeps_per_task < 0 || plan.sweeps_per_task > 4096) {
+      throw InvalidArgument("sweeps per task must be 0 (automatic) to 4096, got " + std::to_string(plan.sweeps_per_task));
     }
     if (plan.hyper_tile_width < 32 || plan.hyper_tile_width > 65536) {
       throw InvalidArgument("a hyper-tile is 32 to 65536 columns wide, got " + std::to_string(plan.hyper_tile_width));
@@ -333,16 +347,17 @@ class SweepRun {
                                                 starpu_sched_get_max_priority());
     const Index last_diagonal = tile_rows_ + tile_columns_ - 2;
     // Level = d + 2t with d = a + b: the earliest sweep still on the grid first.
-    for (Index t = std::max<Index>(0, (level - last_diagonal + 1) / 2); t < sweeps_ && 2 * t <= level; ++t) {
+    // t counts groups of sweeps_per_task() sweeps (one sweep unless the grid is one tile).
+    for (Index t = std::max<Index>(0, (level - last_diagonal + 1) / 2); t < groups_ && 2 * t <= level; ++t) {
       const Index d = level - 2 * t;
       for (Index a = std::max<Index>(0, d - (tile_columns_ - 1)); a <= std::min(d, tile_rows_ - 1); ++a) {
-        submit_tile(a, d - a, priority);
+        submit_tile(a, d - a, priority, static_cast<int>(std::min(group_, sweeps_ - t * group_)));
       }
     }
     return next_level_ < levels();
   }
 
-  void submit_tile(Index a, Index b, int priority) {
+  void submit_tile(Index a, Index b, int priority, int sweeps) {
     const auto strip = [](Strip* s) { return s->handle.get(); };
     std::vector<starpu_data_descr> data{
         {tiles_[at(a, b)].get(), STARPU_RW},
@@ -351,7 +366,7 @@ class SweepRun {
         {strip(a + 1 < tile_rows_ ? first_row_[at(a + 1, b)] : below_[b]), STARPU_R},
         {strip(b + 1 < tile_columns_ ? first_column_[at(a, b + 1)] : right_of_grid_[a]), STARPU_R}};
     const SweepTileArgs<S> args{&sweep_, row_of(a), column_of(b), a + 1 < tile_rows_, b + 1 < tile_columns_,
-                                a > 0,   b > 0,       plan_.hyper_tile_width};
+                                a > 0,   b > 0,       plan_.hyper_tile_width, sweeps};
     for (Strip* out : {last_row_[at(a, b)], last_column_[at(a, b)], first_row_[at(a, b)], first_column_[at(a, b)]}) {
       if (out) data.push_back({strip(out), STARPU_W});
     }
@@ -391,6 +406,8 @@ class SweepRun {
   int ranks_;  // MPI ranks the tile rows are dealt to (1: this process runs all)
   int rank_;
   Index sweeps_ = 0;
+  Index group_ = 1;   // sweeps per task
+  Index groups_ = 0;  // tasks per tile
   starpu_codelet codelet_{};
   std::vector<TaskPlacement> row_placements_;  // per tile row; tasks point at them (starpu_task::sched_data)
   std::vector<std::unique_ptr<Strip>> strips_;  // every strip; the pointers below index into it
