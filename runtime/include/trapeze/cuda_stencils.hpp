@@ -12,7 +12,10 @@
 // outside the Runtime object, because it describes the program, not a run.
 #include <starpu.h>
 
+#include <cstdint>
 #include <typeinfo>
+
+#include "trapeze/plan.hpp"
 
 namespace trapeze {
 
@@ -32,5 +35,11 @@ template <typename S>
 const CudaStencilFunctions* cuda_functions_of() {
   return find_cuda_stencil(typeid(S));
 }
+
+// Where a codelet's tasks may run (Plan::devices, SweepPlan::devices):
+// automatic is the GPUs when the program has a CUDA codelet for `what` (a
+// stencil, a sweep) and StarPU a CUDA worker, else the CPUs; gpu without
+// either is an error saying which is missing.
+std::uint32_t codelet_where(StageDevices devices, bool has_cuda_codelet, const char* what);
 
 }  // namespace trapeze

@@ -227,23 +227,6 @@ class StencilRun {
                                                        static_cast<uint32_t>(cells >> 32)));
   }
 
-  // Where stage tasks may run (Plan::devices).
-  static uint32_t stage_where(StageDevices devices, bool cuda_ready) {
-    switch (devices) {
-      case StageDevices::automatic: return cuda_ready ? STARPU_CUDA : STARPU_CPU;
-      case StageDevices::cpu: return STARPU_CPU;
-      case StageDevices::gpu:
-        if (!cuda_ready) {
-          throw Error(std::string("devices gpu: ") +
-                      (cuda_functions_of<S>() ? "StarPU found no CUDA worker (no GPU, or STARPU_NCUDA=0)"
-                                              : "this program has no CUDA codelets for the stencil (built without nvcc?)"));
-        }
-        return STARPU_CUDA;
-      case StageDevices::all: return cuda_ready ? (STARPU_CPU | STARPU_CUDA) : STARPU_CPU;
-    }
-    return STARPU_CPU;
-  }
-
   void init_codelets() {
     starpu_codelet_init(&stage_codelet_);
     stage_codelet_.cpu_funcs[0] = &stage_cpu<S>;
@@ -254,7 +237,7 @@ class StencilRun {
       stage_codelet_.cuda_funcs[0] = cuda->stage;
       stage_codelet_.cuda_flags[0] = STARPU_CUDA_ASYNC;
     }
-    stage_codelet_.where = stage_where(plan_.devices, cuda_ready);
+    stage_codelet_.where = codelet_where(plan_.devices, cuda != nullptr, "stencil");
     stage_codelet_.nbuffers = STARPU_VARIABLE_NBUFFERS;
     stage_codelet_.name = "stage";
     stage_codelet_.model =

@@ -228,27 +228,10 @@ class SweepRun {
       codelet_.cuda_funcs[0] = cuda->sweep_tile;
       codelet_.cuda_flags[0] = STARPU_CUDA_ASYNC;
     }
-    codelet_.where = where(plan_.devices, cuda_ready, cuda && cuda->sweep_tile);
+    codelet_.where = codelet_where(plan_.devices, cuda && cuda->sweep_tile, "sweep");
     codelet_.nbuffers = STARPU_VARIABLE_NBUFFERS;
     codelet_.name = "sweep_tile";
     codelet_.model = &runtime_.history_model(std::string("trapeze_sweep_") + typeid(S).name(), &SweepRun::tile_footprint);
-  }
-
-  // Where tile tasks may run (SweepPlan::devices), as for stencil stages.
-  static uint32_t where(StageDevices devices, bool cuda_ready, bool has_cuda_codelet) {
-    switch (devices) {
-      case StageDevices::automatic: return cuda_ready ? STARPU_CUDA : STARPU_CPU;
-      case StageDevices::cpu: return STARPU_CPU;
-      case StageDevices::gpu:
-        if (!cuda_ready) {
-          throw Error(std::string("devices gpu: ") +
-                      (has_cuda_codelet ? "StarPU found no CUDA worker (no GPU, or STARPU_NCUDA=0)"
-                                        : "this program has no CUDA codelet for the sweep (built without nvcc?)"));
-        }
-        return STARPU_CUDA;
-      case StageDevices::all: return cuda_ready ? (STARPU_CPU | STARPU_CUDA) : STARPU_CPU;
-    }
-    return STARPU_CPU;
   }
 
   // A strip's buffer and handle; `values` filled by the caller.
