@@ -58,6 +58,7 @@
 #include "trapeze/task_window.hpp"
 #include "trapeze/tile_placement.hpp"
 #include "trapeze/wavefront.hpp"  // critical_path_priority
+#include "trapeze/windowed_task.hpp"
 
 namespace trapeze {
 
@@ -354,28 +355,9 @@ class SweepRun {
       if (out) data.push_back({strip(out), STARPU_W});
     }
     TaskPlacement* placement = row_placements_.empty() ? nullptr : &row_placements_[static_cast<std::size_t>(a)];
-    if (distributed()) {
-      const bool runs_here = owner_rank(a) == rank_;
-      if (runs_here) window_.task_submitted();
-      const int rc = insert_distributed({&codelet_, &args, sizeof args, data.data(), static_cast<int>(data.size()),
-                                         &SweepRun::on_tile_done, this, "sweep tile", placement, owner_rank(a),
-                                         priority});
-      if (rc != 0) {
-        if (runs_here) window_.task_not_submitted();
-        throw RuntimeError("starpu_mpi_task_insert", rc);
-      }
-      return;
-    }
-    // Counted before it exists, so its callback never finds more tasks done than submitted.
-    window_.task_submitted();
-    const int rc = starpu_task_insert(&codelet_, STARPU_VALUE, &args, sizeof args, STARPU_DATA_MODE_ARRAY, data.data(),
-                                      static_cast<int>(data.size()), STARPU_PRIORITY, priority,
-                                      STARPU_CALLBACK_WITH_ARG_NFREE, &SweepRun::on_tile_done, this, STARPU_NAME,
-                                      "sweep tile", STARPU_TASK_SCHED_DATA, placement, 0);
-    if (rc != 0) {
-      window_.task_not_submitted();
-      throw RuntimeError("starpu_task_insert", rc);
-    }
+    insert_windowed(window_, {&codelet_, &args, sizeof args, data.data(), static_cast<int>(data.size()),
+                              &SweepRun::on_tile_done, this, "sweep tile", placement, owner_rank(a), priority},
+                    distributed() ? rank_ : -1);
   }
 
   Runtime& runtime_;

@@ -56,6 +56,7 @@
 #include "trapeze/task_window.hpp"
 #include "trapeze/tile_placement.hpp"
 #include "trapeze/wavefront.hpp"
+#include "trapeze/windowed_task.hpp"
 
 namespace trapeze {
 
@@ -493,14 +494,9 @@ class WavefrontRun {
 
   void insert_cpu_task(starpu_codelet* codelet, std::vector<starpu_data_descr>& data, const CopyArgs* args,
                        std::size_t size) {
-    window_.task_submitted();
-    const int rc = starpu_task_insert(codelet, STARPU_VALUE, args, size, STARPU_DATA_MODE_ARRAY, data.data(),
-                                      static_cast<int>(data.size()), STARPU_CALLBACK_WITH_ARG_NFREE,
-                                      &WavefrontRun::on_tile_done, this, STARPU_NAME, codelet->name, 0);
-    if (rc != 0) {
-      window_.task_not_submitted();
-      throw RuntimeError("starpu_task_insert", rc);
-    }
+    insert_windowed(window_, {codelet, args, size, data.data(), static_cast<int>(data.size()), &WavefrontRun::on_tile_done,
+                              this, codelet->name, nullptr},
+                    -1);
   }
 
   void submit_tile(Index a, Index b, int priority) {
@@ -514,30 +510,11 @@ class WavefrontRun {
     const WavefrontTileArgs<W> args{&wavefront_,   row_of(a), b * plan_.tile_columns,
                                     rows_of(a),    columns_of(b),       !output_handles_.empty()};
     TaskPlacement* placement = row_placements_.empty() ? nullptr : &row_placements_[static_cast<std::size_t>(a)];
-    if (distributed()) {
-      // The column's strip moves to this row's rank; the task runs there.
-      migrate_distributed(top_handles_[b].get(), owner_rank(a));
-      const bool runs_here = owner_rank(a) == rank_;
-      if (runs_here) window_.task_submitted();
-      const int rc = insert_distributed({&codelet_, &args, sizeof args, data.data(), static_cast<int>(data.size()),
-                                         &WavefrontRun::on_tile_done, this, "wavefront tile", placement, owner_rank(a),
-                                         priority});
-      if (rc != 0) {
-        if (runs_here) window_.task_not_submitted();
-        throw RuntimeError("starpu_mpi_task_insert", rc);
-      }
-      return;
-    }
-    // Counted before it exists, so its callback never finds more tasks done than submitted.
-    window_.task_submitted();
-    const int rc = starpu_task_insert(&codelet_, STARPU_VALUE, &args, sizeof args, STARPU_DATA_MODE_ARRAY, data.data(),
-                                      static_cast<int>(data.size()), STARPU_PRIORITY, priority,
-                                      STARPU_CALLBACK_WITH_ARG_NFREE, &WavefrontRun::on_tile_done, this, STARPU_NAME,
-                                      "wavefront tile", STARPU_TASK_SCHED_DATA, placement, 0);
-    if (rc != 0) {
-      window_.task_not_submitted();
-      throw RuntimeError("starpu_task_insert", rc);
-    }
+    // The column's strip moves to this row's rank; the task runs there.
+    if (distributed()) migrate_distributed(top_handles_[b].get(), owner_rank(a));
+    insert_windowed(window_, {&codelet_, &args, sizeof args, data.data(), static_cast<int>(data.size()),
+                              &WavefrontRun::on_tile_done, this, "wavefront tile", placement, owner_rank(a), priority},
+                    distributed() ? rank_ : -1);
   }
 
   Runtime& runtime_;
