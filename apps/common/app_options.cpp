@@ -58,6 +58,14 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
   cli.add_option("-o,--output", o.output,
                  "write the final fields to this file: HDF5 when it ends in .h5 or .hdf5, else the app's text format");
   cli.add_option("--png", o.png, "write a picture of the final field");
+  cli.add_option("--disk", o.disk,
+                 "out-of-core: a directory where StarPU keeps the tiles that do not fit in the memory "
+                 "STARPU_LIMIT_CPU_MEM (MiB) allows; needs about the domain's size free");
+  cli.add_option("--stream", o.stream,
+                 "out-of-core: after each stage StarPU writes the tile back and evicts it first: auto (when the "
+                 "domain exceeds the GPUs' memory or --disk is given), on or off")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str();
   add_run_report_options(cli, o, "at least 4 stages and 8192 tasks");
 }
 

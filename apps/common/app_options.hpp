@@ -30,6 +30,8 @@ struct CommonOptions : RunReportOptions {
   std::string restart;      // a checkpoint to resume from (its extent is the size)
   bool size_given = false;  // --size was on the command line
   std::string png;
+  std::string disk;         // directory of a StarPU disk node: tiles beyond STARPU_LIMIT_CPU_MEM go there
+  std::string stream = "auto";  // write tiles back after each stage: auto (when out-of-core), on, off
 };
 
 struct AppDefaults {

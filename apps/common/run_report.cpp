@@ -43,7 +43,12 @@ void ProgressLine::finish(double seconds) const {
 }
 
 nlohmann::json runtime_report(const trapeze::Runtime& runtime) {
+  const trapeze::BusTraffic traffic = runtime.bus_traffic();
   return {{"workers", runtime.worker_count()},
+          {"pcie_bytes", traffic.pcie()},
+          {"gpu_to_gpu_bytes", traffic.gpu_to_gpu},
+          {"disk_bytes", traffic.to_disk},
+          {"disk_read_bytes", traffic.from_disk},
           {"cuda_workers", runtime.cuda_worker_count()},
           {"scheduler", runtime.scheduler()},
           {"peak_memory_bytes", peak_resident_bytes()},

@@ -43,7 +43,9 @@ class ProgressLine {
 };
 
 // The runtime's fields of the --json line: workers, cuda_workers, scheduler,
-// peak_memory_bytes, trace_file.
+// peak_memory_bytes, trace_file, and the bytes StarPU moved: pcie_bytes (host
+// <-> GPUs), gpu_to_gpu_bytes, disk_bytes (written to a disk node) and
+// disk_read_bytes.
 nlohmann::json runtime_report(const trapeze::Runtime& runtime);
 
 // Where the trace went and how to draw it (stderr, not with --json).

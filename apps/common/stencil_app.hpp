@@ -23,6 +23,8 @@
 #include "text_io.hpp"
 #include "trapeze/gpu_height_profile.hpp"
 #include "trapeze/height_choice.hpp"
+#include "trapeze/out_of_core.hpp"
+#include "trapeze/tile_size.hpp"
 #include "trapeze/reference.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/stencil_run.hpp"
@@ -252,6 +254,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   if (options.steps < 0) throw trapeze::InvalidArgument("steps must be >= 0, got " + std::to_string(options.steps));
   trapeze::RuntimeOptions runtime_options;
   runtime_options.trace_directory = options.trace;
+  runtime_options.disk_directory = options.disk;
   trapeze::Runtime runtime(runtime_options);
   // Under mpirun every rank runs this function on the same arguments and
   // builds the same grid; the run spreads its tiles over the ranks, and rank
@@ -272,6 +275,19 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   const bool gpu_only = cuda_ready && (devices == trapeze::StageDevices::automatic || devices == trapeze::StageDevices::gpu);
   const int gpus = gpu_only ? runtime.cuda_worker_count() : 0;
   trapeze::Plan plan = make_plan(options, S::dims, grid.extent(), runtime.cpu_worker_count(), gpus);
+  // Out-of-core on the GPUs (seed 003): the domain's device footprint beyond
+  // what they may hold (STARPU_LIMIT_CUDA_MEM honoured). Tiles then stream:
+  // an automatic tile is a near cube of an eighth of a GPU's memory, and
+  // each tile is written back after its stage.
+  const double gpu_memory = gpus > 0 ? trapeze::gpu_memory_bytes() : 0.0;
+  const double cell_device_bytes = trapeze::device_cell_bytes<S>(grid.constant_planes());
+  const bool out_of_core =
+      trapeze::out_of_core_on_gpus(cell_device_bytes * static_cast<double>(grid.cells()), gpus, gpu_memory);
+  if (out_of_core && options.tile == "auto") {
+    plan.tile = trapeze::choose_out_of_core_tile(grid.extent(), S::dims, cell_device_bytes,
+                                                 trapeze::out_of_core_tile_share * gpu_memory);
+  }
+  plan.stream_tiles = options.stream == "on" || (options.stream == "auto" && (out_of_core || !options.disk.empty()));
   plan.first_step = restarting ? first_step : 0;
   // A stage never holds more steps than the run: a larger height would only
   // widen the ghost zone (--height 99999 --steps 5 runs with h = 5).
@@ -285,7 +301,9 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   std::optional<trapeze::HeightDecision> decision;
   std::optional<trapeze::GpuHeightDecision> gpu_decision;
   const trapeze::GpuShape gpu_shape{grid.extent(), S::dims, plan.tile, S::shape.radius, grid.boundary().kind, gpus,
-                                    run_steps};
+                                    run_steps, out_of_core ? trapeze::streamed_cell_bytes<S>(grid.constant_planes()) : 0.0,
+                                    out_of_core ? trapeze::host_gpu_seconds_per_byte() : 0.0,
+                                    out_of_core ? 2 * trapeze::out_of_core_tile_share * gpu_memory : 0.0, cell_device_bytes};
   if (gpu_only && !options.sweep_height.empty()) {
     throw trapeze::InvalidArgument("--sweep-height sweeps CPU heights; with GPUs add --devices cpu, or run benchmarks/gpu_stencils");
   }
@@ -373,7 +391,10 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                              {"devices", gpu_only ? "gpu" : (cuda_ready && devices == trapeze::StageDevices::all ? "all" : "cpu")},
                              {"kernel_height", plan.kernel_height},
                              {"window", plan.max_tasks_in_flight},
-                             {"ranks", runtime.ranks()}};
+                             {"ranks", runtime.ranks()},
+                             {"out_of_core", out_of_core},
+                             {"stream_tiles", plan.stream_tiles},
+                             {"gpu_memory_bytes", gpu_memory}};
     report.update(runtime_report(runtime));
     fmt::print("{}\n", report.dump());
   } else {

@@ -35,9 +35,15 @@ double predict_gpu_seconds_per_step(const GpuCostModel& model, const GpuShape& s
   double seconds = 0;
   for (Index done = 0; done < steps;) {
     const int stage = static_cast<int>(std::min<Index>(height, steps - done));
+    double compute = 0, streamed_cells = 0;
     for (int t = 0; t < tiling.count(); ++t) {
       const Box tile = tiling.box(t);
-      seconds += model.task_seconds;
+      compute += model.task_seconds;
+      double padded = 1;
+      for (int d = 0; d < max_dims; ++d) {
+        padded *= static_cast<double>(tile.hi[d] - tile.lo[d] + 2 * shape.radius[d] * stage);
+      }
+      streamed_cells += padded;
       // Launch j commits the cells still valid after its last step: the tile
       // grown by the ghost zone r*H, less r per step done.
       for (int launched = 0; launched < stage;) {
@@ -48,9 +54,11 @@ double predict_gpu_seconds_per_step(const GpuCostModel& model, const GpuShape& s
           const Index grow = shape.radius[d] * (stage - launched);
           cells *= static_cast<double>(inside(tile.lo[d] - grow, tile.hi[d] + grow, shape.domain[d], periodic));
         }
-        seconds += model.launch_seconds + cells * k * cell_seconds(model, k);
+        compute += model.launch_seconds + cells * k * cell_seconds(model, k);
       }
     }
+    const double stream = streamed_cells * shape.stream_bytes_per_cell * shape.stream_seconds_per_byte;
+    seconds += std::max(compute, stream);
     done += stage;
   }
   // Tiles spread over the GPUs; each GPU runs its tasks one after another.
@@ -60,7 +68,8 @@ double predict_gpu_seconds_per_step(const GpuCostModel& model, const GpuShape& s
 GpuHeightChoice choose_gpu_heights(const GpuCostModel& model, const GpuShape& shape, int fixed_height,
                                    int fixed_kernel_height) {
   std::vector<GpuHeightChoice> options;
-  const int ceiling = static_cast<int>(std::min<Index>(64, shape.steps > 0 ? shape.steps : 64));
+  const int tallest = shape.stream_seconds_per_byte > 0 ? max_out_of_core_height : max_gpu_height;
+  const int ceiling = static_cast<int>(std::min<Index>(tallest, shape.steps > 0 ? shape.steps : tallest));
   std::vector<int> kernel_heights;
   if (fixed_kernel_height > 0) {
     kernel_heights.push_back(fixed_kernel_height);
@@ -78,6 +87,13 @@ GpuHeightChoice choose_gpu_heights(const GpuCostModel& model, const GpuShape& sh
       bool fits = true;
       for (int d = 0; d < shape.dims; ++d) {
         fits &= !(shape.boundary == BoundaryKind::periodic && shape.radius[d] * height > shape.domain[d]);
+      }
+      if (shape.tile_device_budget > 0) {
+        double padded = 1;
+        for (int d = 0; d < shape.dims; ++d) {
+          padded *= static_cast<double>(std::min(shape.tile[d], shape.domain[d]) + 2 * shape.radius[d] * height);
+        }
+        fits &= padded * shape.device_bytes_per_cell <= shape.tile_device_budget;
       }
       if (!fits) break;
       options.push_back({height, k, predict_gpu_seconds_per_step(model, shape, height, k)});

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <string>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -67,6 +68,17 @@ class HiddenVariable {
   const char* name_;
   std::optional<std::string> saved_;
 };
+
+// StarPU's disk backend asserts (and aborts) on a directory it cannot write.
+void check_disk_directory(const std::string& directory) {
+  struct stat status{};
+  if (stat(directory.c_str(), &status) != 0 || !S_ISDIR(status.st_mode)) {
+    throw InvalidArgument("disk directory '" + quoted(directory) + "' does not exist or is not a directory");
+  }
+  if (access(directory.c_str(), W_OK | X_OK) != 0) {
+    throw InvalidArgument("disk directory '" + quoted(directory) + "' is not writable");
+  }
+}
 
 // StarPU asserts (and aborts) on a negative or malformed worker count.
 void check_worker_count_variables() {
@@ -134,6 +146,11 @@ const char* default_scheduler_with_gpus = "eager";
 
 Runtime::Runtime(const RuntimeOptions& options) {
   check_worker_count_variables();
+  if (!options.disk_directory.empty()) check_disk_directory(options.disk_directory);
+  if (options.disk_bytes > 0 && options.disk_bytes < STARPU_DISK_SIZE_MIN) {
+    throw InvalidArgument("disk size must be at least " + std::to_string(STARPU_DISK_SIZE_MIN >> 20) + " MiB, got " +
+                          std::to_string(options.disk_bytes) + " bytes");
+  }
   check_scheduler_name(options.scheduler, "scheduler option");
   const char* scheduler_variable = std::getenv("STARPU_SCHED");
   if (scheduler_variable && options.scheduler.empty()) check_scheduler_name(scheduler_variable, "STARPU_SCHED");
@@ -174,6 +191,17 @@ Runtime::Runtime(const RuntimeOptions& options) {
   }
   hidden.reset();
   tile_interface_ = std::make_unique<TileInterfaceOps>();
+  if (!options.disk_directory.empty()) {
+    const auto size = options.disk_bytes > 0 ? static_cast<starpu_ssize_t>(options.disk_bytes) : starpu_ssize_t{-1};
+    disk_node_ = starpu_disk_register(&starpu_disk_unistd_ops, const_cast<char*>(options.disk_directory.c_str()), size);
+    if (disk_node_ < 0) {
+      const int rc = disk_node_;
+      starpu_task_wait_for_all();
+      if (mpi_) mpi::stop_starpu(); else starpu_shutdown();
+      throw RuntimeError("starpu_disk_register in '" + quoted(options.disk_directory) + "'", rc);
+    }
+  }
+  take_bus_traffic();  // from here on, this Runtime's transfers only
   submission_throttled_ = starpu_getenv_number("STARPU_LIMIT_MAX_SUBMITTED_TASKS") >= 0;
 }
 
@@ -193,6 +221,12 @@ void Runtime::broadcast(void* bytes, std::size_t size) const {
 int Runtime::worker_count() const { return static_cast<int>(starpu_worker_get_count()); }
 int Runtime::cpu_worker_count() const { return static_cast<int>(starpu_cpu_worker_get_count()); }
 int Runtime::cuda_worker_count() const { return static_cast<int>(starpu_cuda_worker_get_count()); }
+
+BusTraffic Runtime::bus_traffic() const {
+  std::lock_guard lock(bus_traffic_mutex_);
+  bus_traffic_ += take_bus_traffic();
+  return bus_traffic_;
+}
 
 std::string Runtime::scheduler() const {
   starpu_sched_policy* policy = starpu_sched_get_sched_policy();

@@ -9,7 +9,12 @@ namespace {
 
 TileBuffers* as_tile(void* data_interface) { return static_cast<TileBuffers*>(data_interface); }
 
-bool is_host(unsigned node) { return starpu_node_get_kind(node) == STARPU_CPU_RAM; }
+// Nodes that hold one buffer: main memory, and a disk node (where an
+// out-of-core run's tiles rest, only ever copied to and from main memory).
+bool is_host(unsigned node) {
+  const starpu_node_kind kind = starpu_node_get_kind(node);
+  return kind == STARPU_CPU_RAM || kind == STARPU_DISK_RAM;
+}
 
 std::size_t buffer_bytes(const TileBuffers& t) {
   return static_cast<std::size_t>(t.buffer_cells) * static_cast<std::size_t>(t.element_size);

@@ -25,4 +25,22 @@ Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu) {
   return tile;
 }
 
+Extent choose_out_of_core_tile(const Extent& domain, int dims, double cell_bytes, double budget_bytes) {
+  Extent tile = domain;
+  const auto bytes = [&] {
+    double cells = 1;
+    for (int d = 0; d < dims; ++d) cells *= static_cast<double>(tile[d]);
+    return cells * cell_bytes;
+  };
+  while (bytes() > budget_bytes) {
+    int longest = 0;
+    for (int d = 1; d < dims; ++d) {
+      if (tile[d] > tile[longest]) longest = d;
+    }
+    if (tile[longest] <= 1) break;
+    tile[longest] = (tile[longest] + 1) / 2;
+  }
+  return tile;
+}
+
 }  // namespace trapeze

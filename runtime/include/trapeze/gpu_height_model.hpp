@@ -38,7 +38,22 @@ struct GpuShape {
   BoundaryKind boundary = BoundaryKind::clamp;
   int gpus = 1;
   Index steps = 0;  // the run's step count, if known
+  // Out-of-core (seed 003's blocking factor): every stage streams each tile
+  // (its ghost zone included) up and back down, at `stream_seconds_per_byte`
+  // each way; 0: the tiles stay on the GPU.
+  double stream_bytes_per_cell = 0;
+  double stream_seconds_per_byte = 0;
+  // Out-of-core: a tile with its ghost zone r*H may take at most this many
+  // bytes of a GPU's memory at `device_bytes_per_cell` (0: no bound).
+  double tile_device_budget = 0;
+  double device_bytes_per_cell = 0;
 };
+
+// Tallest task-level height offered in core, and out of core (where a stage's
+// transfers must hide behind its compute: seed 003's Jacobi needed k = 32 on
+// a GPU with a quarter of an H100's compute per PCIe byte).
+inline constexpr int max_gpu_height = 64;
+inline constexpr int max_out_of_core_height = 512;
 
 // Predicted seconds per time step of a whole run at heights (H, k).
 double predict_gpu_seconds_per_step(const GpuCostModel& model, const GpuShape& shape, int height, int kernel_height);
@@ -49,7 +64,12 @@ struct GpuHeightChoice {
   double predicted_seconds_per_step = 0;
 };
 
-// The fastest predicted (H, k), H a multiple of k up to 64 (and the step
+// Out of core a stage takes the longer of its compute and its transfers
+// (uploads, write-backs and kernels overlap, PACC's pipeline), so the
+// predicted time per step falls with H until the compute of a stage hides
+// its transfers, then rises with the ghost zone's redundant work: the
+// blocking factor k of seed 003 is that minimum.
+// The fastest predicted (H, k), H a multiple of k up to 64 (512 out of core; and the step
 // count); within 1% of the fastest, the smallest H (less redundant work where
 // the prediction cannot tell). A non-zero `height` or `kernel_height` is kept
 // as given (the user chose it) and the other one chosen around it.

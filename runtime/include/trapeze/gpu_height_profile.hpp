@@ -8,6 +8,8 @@
 // stencil, element type and build (gpu_model_cache.hpp).
 #include <starpu.h>
 
+#include <cmath>
+
 #include <algorithm>
 #include <chrono>
 #include <string>
@@ -18,6 +20,7 @@
 #include "trapeze/gpu_model_cache.hpp"
 #include "trapeze/height_choice.hpp"
 #include "trapeze/machine_probe.hpp"
+#include "trapeze/out_of_core.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/stencil_run.hpp"
 
@@ -79,7 +82,15 @@ GpuCostModel profile_gpu_cost_model(Runtime& runtime, const S& stencil) {
     return grid;
   };
   // About 16 million cells: every multiprocessor busy with many blocks.
-  const Index fill_side = S::dims == 1 ? Index{16} << 20 : S::dims == 2 ? 4096 : 256;
+  // Under a small STARPU_LIMIT_CUDA_MEM, smaller: the tile, its ghost zone
+  // at k = 32 and a second one in flight must fit, or StarPU would evict
+  // and fetch forever.
+  Index fill_side = S::dims == 1 ? Index{16} << 20 : S::dims == 2 ? 4096 : 256;
+  const double memory = gpu_memory_bytes();
+  while (fill_side > 64 && memory > 0 &&
+         4.0 * device_cell_bytes<S>(1) * std::pow(static_cast<double>(fill_side + 64), S::dims) > memory) {
+    fill_side /= 2;
+  }
   const Index tiny_side = S::dims == 1 ? 256 : S::dims == 2 ? 32 : 8;
   const Grid<T> fill = make_grid(fill_side), tiny = make_grid(tiny_side);
   GpuCostModel model;

@@ -43,6 +43,12 @@ struct Plan {
   // (each rank owns a box of tiles, trapeze/partition.hpp). false: this
   // process runs every tile by itself (what the height models' profiling does).
   bool distribute = true;
+  // Out-of-core (tiles larger than the GPUs' memory, or than the memory
+  // StarPU may use on the host with a disk node): after each stage, StarPU is
+  // told the tile will not be used soon (starpu_data_wont_use), so it writes
+  // the tile back to its home while the bus is idle and evicts it first, and
+  // the upload of the next tile never waits for a write-back.
+  bool stream_tiles = false;
 };
 
 // How an in-place sweep (trapeze/sweep_run.hpp) is cut and where it runs.

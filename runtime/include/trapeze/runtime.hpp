@@ -8,7 +8,10 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+
+#include "trapeze/bus_traffic.hpp"
 
 namespace trapeze {
 
@@ -26,6 +29,13 @@ struct RuntimeOptions {
   // directory (needs StarPU built with FxT); scripts/timeline.py draws it.
   std::string trace_directory = {};
   MpiMode mpi = MpiMode::automatic;
+  // Non-empty: a StarPU disk node in this directory (files StarPU creates and
+  // removes), where tiles go when main memory is full (STARPU_LIMIT_CPU_MEM,
+  // in MiB, caps what StarPU may take); runs then keep their tiles in memory
+  // StarPU allocates, so it can move them there (out-of-core on the CPU).
+  std::string disk_directory = {};
+  // Most bytes the disk node may hold; 0: as much as the file system takes.
+  std::uint64_t disk_bytes = 0;
 };
 
 class Runtime {
@@ -60,6 +70,10 @@ class Runtime {
     return first;
   }
   int cuda_worker_count() const;
+  // The StarPU memory node of the disk (RuntimeOptions::disk_directory), -1 without one.
+  int disk_node() const { return disk_node_; }
+  // Bytes StarPU moved over each kind of bus since the Runtime started.
+  BusTraffic bus_traffic() const;
   std::string scheduler() const;
   // Whether StarPU blocks task submission itself (STARPU_LIMIT_MAX_SUBMITTED_TASKS
   // is set): submitting must then never wait on paused workers.
@@ -81,6 +95,9 @@ class Runtime {
   int ranks_ = 1;
   std::int64_t next_tag_ = 0;
   std::string trace_file_;
+  int disk_node_ = -1;
+  mutable std::mutex bus_traffic_mutex_;
+  mutable BusTraffic bus_traffic_;  // StarPU's counters reset as they are read: the totals live here
   std::map<std::string, std::pair<std::unique_ptr<std::string>, std::unique_ptr<starpu_perfmodel>>> models_;
 };
 

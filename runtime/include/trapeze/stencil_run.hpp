@@ -33,6 +33,7 @@
 #include "trapeze/error.hpp"
 #include "trapeze/grid.hpp"
 #include "trapeze/grid_transfer.hpp"
+#include "trapeze/out_of_core.hpp"
 #include "trapeze/partition.hpp"
 #include "trapeze/plan.hpp"
 #include "trapeze/runtime.hpp"
@@ -61,6 +62,7 @@ class StencilRun {
     if (plan.first_step < 0) throw InvalidArgument("first step must be >= 0, got " + std::to_string(plan.first_step));
     steps_submitted_ = plan.first_step;
     init_codelets();
+    if (uses_cuda()) check_tiles_fit_gpus();
     placements_ = place_tiles(tiling_, S::shape, tiles_.halo_layout(), workers_of(stage_codelet_.where), tiles_.owners());
     for (int t = 0; t < tiling_.count(); ++t) progress_[t].run = this, progress_[t].tile = t;
   }
@@ -200,6 +202,23 @@ class StencilRun {
     for (int t = 0; t < tiling.count(); ++t) owners.rank_of_tile.push_back(ranks.owner_of(t));
     owners.rank = runtime.rank();
     return owners;
+  }
+
+  // In core every tile stays on the GPUs. Out of core a GPU holds the task
+  // it runs, the next one arriving and the last one leaving; less memory
+  // than that (STARPU_LIMIT_CUDA_MEM) would have StarPU evict and fetch
+  // forever, so it is refused here.
+  void check_tiles_fit_gpus() const {
+    const double memory = gpu_memory_bytes();
+    const int gpus = std::max(1, runtime_.cuda_worker_count());
+    if (memory <= 0 || tiles_.all_tiles_device_bytes(constant_fields_of<S>) <= memory * gpus) return;
+    const double task = tiles_.largest_task_device_bytes(constant_fields_of<S>);
+    if (3 * task > memory) {
+      throw InvalidArgument("out of core, a stage task holds " + format_bytes(task) +
+                            " on a GPU (its tile with the ghost zone, and its strips), more than a third of the " +
+                            format_bytes(memory) + " StarPU may use there (STARPU_LIMIT_CUDA_MEM); choose smaller "
+                            "tiles or a smaller height");
+    }
   }
 
   static Plan checked(const Plan& plan, const Grid<T>& grid) {
@@ -415,6 +434,11 @@ class StencilRun {
                               plan_.kernel_height};
       insert(&stage_codelet_, data, &args, sizeof args, &on_stage_done, &progress_[t], tiles_.name(t),
              &placements_[t], owner_rank(t));
+      if (plan_.stream_tiles && tiles_.owners().local(t)) {
+        // Takes effect once this stage has run (it is ordered after it).
+        starpu_data_wont_use(tiles_.tile_handle(t));
+        if (constant_fields_of<S> > 0) starpu_data_wont_use(tiles_.constant_handle(t));
+      }
     }
     grid_current_ = false;
     read_version_ = 1 - read_version_;

@@ -26,4 +26,11 @@ Extent choose_tile(const Extent& domain, int dims, int workers, int height = 0);
 inline constexpr int tiles_per_gpu = 2;
 Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu = tiles_per_gpu);
 
+// Out-of-core: tiles of at most `budget_bytes` each (at `cell_bytes` per
+// cell), as near cubes as the domain allows, so the ghost zone of a tall
+// trapezoid adds as little as it can (seed 003 cuts along one dimension and
+// says its Himeno run could not raise k for that reason). Halves the longest
+// side until a tile fits.
+Extent choose_out_of_core_tile(const Extent& domain, int dims, double cell_bytes, double budget_bytes);
+
 }  // namespace trapeze

@@ -9,6 +9,12 @@
 // along the slowest dimension): a band's cells are one contiguous range of the
 // grid, so the grid's pages can be given back band by band as tiles fill.
 //
+// With a disk node (RuntimeOptions::disk_directory) the tiles and their
+// read-only fields have no buffer of ours: StarPU allocates them where they
+// are first written, within STARPU_LIMIT_CPU_MEM, and moves the ones it has
+// no room for to the disk (out-of-core). Strips stay in our buffers: they are
+// a tile's surface, not its volume.
+//
 // Spread over MPI ranks (TileOwners), every rank registers every handle, in
 // the same order with the same tags, and tells StarPU-MPI its owner: a tile,
 // its read-only fields and the pieces it publishes belong to the tile's rank.
@@ -57,8 +63,8 @@ class TileStore {
  public:
   TileStore(Runtime& runtime, const Tiling& tiling, const StencilShape& shape, int height, const Grid<T>& grid,
             int updated_fields, int constant_fields, TileOwners owners = {})
-      : owners_(std::move(owners)), layout_(layout_within_memory(tiling, ghost_width(shape, height), height, grid.boundary().kind,
-                                     updated_fields, constant_fields)) {
+      : owners_(std::move(owners)), in_starpu_memory_(runtime.disk_node() >= 0), layout_(layout_within_memory(tiling, ghost_width(shape, height), height, grid.boundary().kind,
+                                     updated_fields, constant_fields, !in_starpu_memory_)) {
     const Extent ghost = ghost_width(shape, height);
     const int dims = tiling.dims();
     for (int t = 0; t < tiling.count(); ++t) {
@@ -91,7 +97,9 @@ class TileStore {
       const auto position = static_cast<std::size_t>(tiling.coordinates(t)[dims - 1]);
       if (position >= by_position.size()) by_position.resize(position + 1);
       std::vector<Band>& cut = by_position[position];
-      auto band = std::find_if(cut.begin(), cut.end(), [&](const Band& b) { return b.owner == owners_.owner(t); });
+      // Out-of-core, a copy task must fit in the memory StarPU may use: one tile each.
+      auto band = in_starpu_memory_ ? cut.end()
+                                    : std::find_if(cut.begin(), cut.end(), [&](const Band& b) { return b.owner == owners_.owner(t); });
       if (band == cut.end()) band = cut.insert(std::upper_bound(cut.begin(), cut.end(), owners_.owner(t),
                                                                 [](int owner, const Band& b) { return owner < b.owner; }),
                                                Band{{}, tiling.box(t).lo[dims - 1], tiling.box(t).hi[dims - 1], owners_.owner(t)});
@@ -108,6 +116,7 @@ class TileStore {
                static_cast<double>(constant_fields) * static_cast<double>(p.constant_planes) *
                    static_cast<double>(p.padded_cells()) * sizeof(T);
     }
+    if (in_starpu_memory_) bytes = 0;  // StarPU's memory manager and the disk node hold them
     check_tiles_fit(tiling, height, handle_count(tiling, static_cast<double>(layout_.pieces.size()), constant_fields),
                     bytes);
     // Tiles' host buffers are filled by scatter tasks (the first touch of their
@@ -120,13 +129,14 @@ class TileStore {
       // Rank 0 receives every tile at wait(): its buffers for the others'
       // are made here like its own (huge pages, not faulted in one by one there).
       const bool gathered_here = owners_.distributed() && owners_.rank == 0;
-      tile_buffers_.emplace_back(local || gathered_here ? static_cast<std::size_t>(p.buffer_cells()) : 0);
+      const bool ours = !in_starpu_memory_ && (local || gathered_here);
+      tile_buffers_.emplace_back(ours ? static_cast<std::size_t>(p.buffer_cells()) : 0);
       tile_handles_.emplace_back(
           register_tile(runtime.tile_interface(), tile_buffers_.back().data(), p.buffer_cells(), sizeof(T)), false);
       if (owners_.distributed()) register_distributed(tile_handles_.back().get(), tag++, owners_.owner(t));
       if (constant_fields > 0) {
         const auto cells = static_cast<std::size_t>(constant_fields * p.constant_planes * p.padded_cells());
-        constant_buffers_.emplace_back(local ? cells : 0);
+        constant_buffers_.emplace_back(local && !in_starpu_memory_ ? cells : 0);
         constant_handles_.push_back(DataHandle::vector(constant_buffers_.back().data(), cells, sizeof(T), false));
         if (owners_.distributed()) register_distributed(constant_handles_.back().get(), tag++, owners_.owner(t));
       }
@@ -150,7 +160,10 @@ class TileStore {
     std::size_t grid_bytes = 0;
     for (int f = 0; f < grid.updated_count(); ++f) grid_bytes += grid.updated(f).size() * sizeof(T);
     for (int c = 0; c < grid.constant_count(); ++c) grid_bytes += grid.constant(c).size() * sizeof(T);
-    release_pages_ = grid_bytes >= release_threshold_bytes;
+    // Bands of one tile share their slices of the grid with other bands:
+    // none may give the grid's pages back.
+    release_pages_ = grid_bytes >= release_threshold_bytes && !in_starpu_memory_;
+    if (in_starpu_memory_) check_tasks_fit_starpu_memory(runtime, static_cast<double>(largest_task_bytes(constant_fields)));
   }
 
   int count() const { return static_cast<int>(layouts_.size()); }
@@ -169,6 +182,8 @@ class TileStore {
   starpu_data_handle_t scratch_handle() const { return scratch_.get(); }
   // Whether scatter and gather give pages back (see release_threshold_bytes).
   bool release_pages() const { return release_pages_; }
+  // Whether StarPU allocates the tiles (and may move them to its disk node).
+  bool in_starpu_memory() const { return in_starpu_memory_; }
   const HostBuffer<T>& tile_buffer(int t) const { return tile_buffers_[t]; }
   const HostBuffer<T>& constant_buffer(int t) const { return constant_buffers_[t]; }
 
@@ -178,6 +193,33 @@ class TileStore {
   void append_outputs(int t, int version, std::vector<starpu_data_descr>& data) const {
     for (int i : layout_.tiles[t].outputs) data.push_back({strips_[i][version].get(), STARPU_W});
   }
+
+  // A GPU's copy of every tile: two buffers each and their read-only fields.
+  double all_tiles_device_bytes(int constant_fields) const {
+    double total = 0;
+    for (const TileLayout& p : layouts_) total += tile_device_bytes(p, constant_fields);
+    return total;
+  }
+  // What the largest stage task holds on a GPU: its tile and the strips it
+  // reads and writes.
+  double largest_task_device_bytes(int constant_fields) const {
+    double largest = 0;
+    for (int t = 0; t < count(); ++t) {
+      double strips = 0;
+      for (int i : layout_.tiles[t].inputs) strips += static_cast<double>(layout_.pieces[i].source.cells());
+      for (int i : layout_.tiles[t].outputs) strips += static_cast<double>(layout_.pieces[i].source.cells());
+      const double bytes = tile_device_bytes(layouts_[t], constant_fields) +
+                           strips * layouts_[t].updated_fields * static_cast<double>(sizeof(T));
+      largest = std::max(largest, bytes);
+    }
+    return largest;
+  }
+  static double tile_device_bytes(const TileLayout& p, int constant_fields) {
+    const Index cells = device_buffer_stride(p.buffer_cells(), sizeof(T)) + p.buffer_cells() +
+                        constant_fields * p.constant_planes * p.padded_cells();
+    return static_cast<double>(cells) * sizeof(T);
+  }
+
 
  private:
   // Each tile, its read-only fields and both versions of every halo piece are
@@ -195,21 +237,46 @@ class TileStore {
                          "choose a smaller height, or fewer, larger tiles");
   }
 
+  // What StarPU allocates for the largest stage task: its tile, its
+  // read-only fields and the scratch buffer (the strips are ours).
+  Index largest_task_bytes(int constant_fields) const {
+    Index largest = 0;
+    for (const TileLayout& p : layouts_) {
+      largest = std::max(largest, p.buffer_cells() + constant_fields * p.constant_planes * p.padded_cells());
+    }
+    return (largest + scratch_cells_) * static_cast<Index>(sizeof(T));
+  }
+
+  // Out-of-core, every CPU worker holds one task's data at once; if the
+  // memory StarPU may use (STARPU_LIMIT_CPU_MEM) cannot hold them, StarPU
+  // would evict and fetch forever instead of running them.
+  static void check_tasks_fit_starpu_memory(const Runtime& runtime, double task_bytes) {
+    const starpu_ssize_t allowed = starpu_memory_get_total(STARPU_MAIN_RAM);
+    const double needed = task_bytes * std::max(1, runtime.cpu_worker_count());
+    if (allowed > 0 && needed > static_cast<double>(allowed)) {
+      throw InvalidArgument("out-of-core tasks need " + format_bytes(task_bytes) + " each, " + format_bytes(needed) +
+                            " for " + std::to_string(runtime.cpu_worker_count()) +
+                            " CPU workers at once, more than the " + format_bytes(static_cast<double>(allowed)) +
+                            " StarPU may use (STARPU_LIMIT_CPU_MEM); choose smaller tiles or a smaller height");
+    }
+  }
+
   // Refuses, before the pieces are listed, a tiling whose tile interiors and
   // handles alone (at the fewest pieces any tile can have) exceed memory:
   // listing 10^7 tiles' pieces would itself take minutes and gigabytes.
   static HaloLayout layout_within_memory(const Tiling& tiling, const Extent& ghost, int height, BoundaryKind boundary,
-                                         int updated_fields, int constant_fields) {
+                                         int updated_fields, int constant_fields, bool interiors_in_memory) {
     const double tiles = static_cast<double>(tiling.count());
     double interior_cells = 1;
     for (int d = 0; d < max_dims; ++d) interior_cells *= static_cast<double>(tiling.tile_extent()[d]);
     const double pieces = tiles * static_cast<double>(minimum_pieces_per_tile(tiling, ghost));
     check_tiles_fit(tiling, height, handle_count(tiling, pieces, constant_fields),
-                    tiles * interior_cells * updated_fields * sizeof(T), "at least ");
+                    interiors_in_memory ? tiles * interior_cells * updated_fields * sizeof(T) : 0.0, "at least ");
     return build_halo_layout(tiling, ghost, boundary);
   }
 
   TileOwners owners_;
+  bool in_starpu_memory_ = false;
   HaloLayout layout_;
   std::vector<TileLayout> layouts_;
   std::vector<std::string> names_;

@@ -1,0 +1,50 @@
+#pragma once
+// When a run is out-of-core on its GPUs, and how its tiles are cut then
+// (seed 003, PACC: the domain streams through device memory in chunks that
+// each advance k steps per visit; here chunks are tiles and k is the
+// task-level trapezoid height).
+#include "trapeze/geometry.hpp"
+#include "trapeze/stencil.hpp"
+
+namespace trapeze {
+
+// Bytes StarPU may use on its smallest GPU (STARPU_LIMIT_CUDA_MEM, in MiB,
+// honoured); 0 without a CUDA worker. Needs a started Runtime.
+double gpu_memory_bytes();
+
+// Seconds per byte between main memory and the slowest-linked GPU, the
+// slower direction, from StarPU's bus calibration (made once per machine and
+// kept under STARPU_HOME, like the height models' profiles); 0 without a GPU.
+double host_gpu_seconds_per_byte();
+
+// Device bytes one cell of a stencil's grid takes: the tile interface's two
+// buffers of every updated field, and each read-only field's planes.
+template <Stencil S>
+double device_cell_bytes(Index constant_planes) {
+  return static_cast<double>(sizeof(typename S::value_type)) *
+         (2.0 * updated_fields_of<S> + static_cast<double>(constant_fields_of<S>) * static_cast<double>(constant_planes));
+}
+
+// Bytes one cell of a tile's host buffer carries over PCIe: one buffer of
+// the updated fields and the read-only fields' planes.
+template <Stencil S>
+double streamed_cell_bytes(Index constant_planes) {
+  return static_cast<double>(sizeof(typename S::value_type)) *
+         (static_cast<double>(updated_fields_of<S>) +
+          static_cast<double>(constant_fields_of<S>) * static_cast<double>(constant_planes));
+}
+
+// A run is out-of-core on `gpus` GPUs of `memory_bytes` each when its domain
+// takes more than this share of them: the rest holds strips, StarPU's
+// scratch buffers and the tiles in flight.
+inline constexpr double in_core_share = 0.8;
+inline bool out_of_core_on_gpus(double domain_device_bytes, int gpus, double memory_bytes) {
+  return gpus > 0 && memory_bytes > 0 && domain_device_bytes > in_core_share * gpus * memory_bytes;
+}
+
+// Out-of-core, a tile takes at most this share of a GPU's memory: one
+// computing, the next uploading, the last writing back, and room for StarPU
+// to keep a few more resident between stages.
+inline constexpr double out_of_core_tile_share = 1.0 / 8;
+
+}  // namespace trapeze
