@@ -28,18 +28,27 @@ ProgressLine::ProgressLine(std::string name, const RunReportOptions& options)
 ProgressLine::ProgressLine(std::string name, const RunReportOptions& options, const trapeze::Runtime& runtime)
     : ProgressLine(std::move(name), options) {
   shown_ = shown_ && runtime.rank() == 0;
+  runtime_ = &runtime;
 }
 
 trapeze::ProgressCallback ProgressLine::callback() const {
   if (!shown_) return {};
-  return [name = name_](trapeze::Index done, trapeze::Index total) {
-    fmt::print(stderr, "\r{}: {:5.1f}% of {} tasks", name,
-               total > 0 ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0, total);
+  return [name = name_, runtime = runtime_, printed = printed_](trapeze::Index done, trapeze::Index total) {
+    printed->store(true);
+    // What an out-of-core run streams: bytes over PCIe and to the disk node so far.
+    std::string moved;
+    if (runtime) {
+      const trapeze::BusTraffic traffic = runtime->bus_traffic();
+      if (traffic.pcie() > 0) moved += fmt::format(", {:.2f} GB over PCIe", static_cast<double>(traffic.pcie()) / 1e9);
+      if (traffic.to_disk > 0) moved += fmt::format(", {:.2f} GB to disk", static_cast<double>(traffic.to_disk) / 1e9);
+    }
+    fmt::print(stderr, "\r{}: {:5.1f}% of {} tasks{}   ", name,
+               total > 0 ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0, total, moved);
   };
 }
 
 void ProgressLine::finish(double seconds) const {
-  if (shown_ && seconds >= 1.0) fmt::print(stderr, "\n");
+  if (shown_ && (seconds >= 1.0 || printed_->load())) fmt::print(stderr, "\n");
 }
 
 nlohmann::json runtime_report(const trapeze::Runtime& runtime) {

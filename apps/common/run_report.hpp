@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <memory>
 #include <string>
 
 #include "trapeze/geometry.hpp"
@@ -27,7 +29,9 @@ struct RunReportOptions {
 void add_run_report_options(CLI::App& cli, RunReportOptions& options, const std::string& automatic_window);
 
 // "\r<name>: 42.0% of N tasks" on stderr about once a second, when
-// --progress is given or stderr is a terminal (and no --json line is due).
+// --progress is given or stderr is a terminal (and no --json line is due);
+// with the runtime, also the bytes StarPU moved so far over PCIe and to a
+// disk node (what an out-of-core run streams).
 class ProgressLine {
  public:
   ProgressLine(std::string name, const RunReportOptions& options);
@@ -40,6 +44,9 @@ class ProgressLine {
  private:
   std::string name_;
   bool shown_;
+  const trapeze::Runtime* runtime_ = nullptr;
+  // Whether the callback printed a line (shared with it), so finish() ends it.
+  std::shared_ptr<std::atomic<bool>> printed_ = std::make_shared<std::atomic<bool>>(false);
 };
 
 // The runtime's fields of the --json line: workers, cuda_workers, scheduler,
