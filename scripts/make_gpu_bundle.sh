@@ -20,7 +20,7 @@ mkdir -p "$bundle/bin" "$bundle/lib" "$bundle/starpu-home" "$bundle/trapeze-home
 programs=()
 # Programs about wavefronts on CPUs stay behind: parasail alone (their
 # reference) would take a sixth of the 64 MiB a GPU run may carry.
-for p in "$build"/apps/{jacobi2d,jacobi3d,hotspot,life,pathfinder,sor,heat2d} "$build"/tests/*_test "$build"/benchmarks/*; do
+for p in "$build"/apps/{jacobi2d,jacobi3d,hotspot,life,pathfinder,himeno,cip,sor,heat2d} "$build"/tests/*_test "$build"/benchmarks/*; do
   case "$(basename "$p")" in wavefront_test|smith_waterman_vs_parasail) continue ;; esac
   [ -x "$p" ] && [ -f "$p" ] && programs+=("$p")
 done

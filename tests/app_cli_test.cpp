@@ -82,7 +82,9 @@ TEST_F(AppCli, EveryAppVerifiesAtOddSizes) {
        {"jacobi2d --size 1001x777 --steps 7 --tile 128x100 --verify", "life --size 1001x777 --steps 7 --verify",
         "hotspot --size 1001x777 --steps 7 --tile 300x200 --verify",
         "jacobi3d --size 61x47x33 --steps 5 --tile 16x16x8 --verify --height 2",
-        "pathfinder --size 100001 --steps 50 --verify --height 3"}) {
+        "pathfinder --size 100001 --steps 50 --verify --height 3",
+        "himeno --size 37x29x23 --steps 5 --tile 16x16x8 --verify --height 2",
+        "cip --size 301x203 --steps 7 --tile 64x64 --verify --height 3"}) {
     const Result r = run(command.substr(0, command.find(' ')), command.substr(command.find(' ') + 1) + " --json");
     EXPECT_EQ(r.exit_code, 0) << command << ": " << r.err;
     EXPECT_NE(r.out.find("\"verified\":true"), std::string::npos) << command << ": " << r.out;
@@ -368,7 +370,8 @@ namespace {
 TEST_F(AppCli, EveryAppVerifiesWithAutoHeight) {
   for (const std::string command :
        {"jacobi2d --size 301x177 --steps 9", "life --size 301x177 --steps 9", "hotspot --size 301x177 --steps 9",
-        "jacobi3d --size 41x27x23 --steps 5", "pathfinder --size 30001 --steps 20"}) {
+        "jacobi3d --size 41x27x23 --steps 5", "pathfinder --size 30001 --steps 20", "himeno --size XS --steps 4",
+        "cip --size 301x177 --steps 9"}) {
     const Result r = run(command.substr(0, command.find(' ')),
                          command.substr(command.find(' ') + 1) + " --height auto --verify --json");
     EXPECT_EQ(r.exit_code, 0) << command << ": " << r.err;

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "reference_check.hpp"
+#include "stencils/cip.hpp"
+#include "stencils/himeno.hpp"
 #include "stencils/hotspot.hpp"
 #include "stencils/jacobi2d.hpp"
 #include "stencils/jacobi3d.hpp"
@@ -71,6 +73,35 @@ TEST(Jacobi3DEquality, MatchesReferenceOddSizes) {
     }
   }
   run_cases(apps::Jacobi3D<float>{}, cases);
+}
+
+// Himeno: a 19-point box stencil in 3-D over two updated fields and twelve
+// read-only ones.
+TEST(HimenoEquality, MatchesReferenceOddSizes) {
+  std::vector<Case> cases;
+  const Extent size{19, 13, 11};
+  for (const Boundary& b : every_boundary) {
+    for (const Extent& t : {Extent{8, 8, 8}, Extent{5, 4, 3}, size, Extent{1, 13, 11}}) {
+      for (int h : {1, 2, 3}) cases.push_back({size, t, b, h, 5});
+    }
+  }
+  run_cases(apps::Himeno{}, cases);
+}
+
+// CIP: three updated fields, velocities read at neighbours, and an upwind
+// side that changes with the velocity's sign (random velocities in [-0.5, 0.5)).
+void velocities_of_both_signs(trapeze::Grid<float>& grid) {
+  for (int c = 0; c < 2; ++c) {
+    for (float& v : grid.constant(c)) v -= 0.5f;
+  }
+}
+
+TEST(CipEquality, MatchesReferenceOddSizes) {
+  trapeze::Runtime runtime({"lws", 2});
+  for (const Case& c : cases_2d({61, 47, 1})) {
+    tests::expect_matches_reference(runtime, apps::Cip<float>{}, c, velocities_of_both_signs);
+    if (testing::Test::HasFatalFailure()) return;
+  }
 }
 
 TEST(PathfinderEquality, MatchesReferenceOddSizes) {

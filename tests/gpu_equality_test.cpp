@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "reference_check.hpp"
+#include "stencils/cip.hpp"
+#include "stencils/himeno.hpp"
 #include "stencils/hotspot.hpp"
 #include "stencils/jacobi2d.hpp"
 #include "stencils/jacobi3d.hpp"
@@ -50,11 +52,12 @@ std::vector<Case> cases_2d(const Extent& size, trapeze::Index steps) {
 }
 
 template <trapeze::Stencil S>
-void run_cases(const S& stencil, const std::vector<Case>& cases, const std::string& scheduler = "dmda") {
+void run_cases(const S& stencil, const std::vector<Case>& cases, const std::string& scheduler = "dmda",
+               const std::function<void(trapeze::Grid<typename S::value_type>&)>& shape_values = {}) {
   trapeze::Runtime runtime({scheduler, 2, 1});
   if (runtime.cuda_worker_count() == 0) GTEST_SKIP() << "no CUDA worker (no GPU or STARPU_NCUDA=0): GPU test skipped";
   for (const Case& c : cases) {
-    tests::expect_matches_reference(runtime, stencil, c);
+    tests::expect_matches_reference(runtime, stencil, c, shape_values);
     if (testing::Test::HasFatalFailure()) return;
   }
 }
@@ -78,6 +81,38 @@ TEST(GpuEquality, Jacobi3D) {
     }
   }
   run_cases(apps::Jacobi3D<float>{}, cases);
+}
+
+// Himeno: two updated fields, twelve read-only ones, a 19-point box in 3-D.
+TEST(GpuEquality, Himeno) {
+  std::vector<Case> cases;
+  const Extent size{67, 45, 39};
+  for (const Boundary& b : every_boundary) {
+    for (const Extent& t : {size, Extent{67, 45, 13}, Extent{40, 20, 10}}) {
+      for (const Heights& h : gpu_heights) {
+        Case c{size, t, b, h.task, 8};
+        c.kernel_height = h.kernel;
+        c.devices = StageDevices::gpu;
+        cases.push_back(c);
+      }
+    }
+  }
+  run_cases(apps::Himeno{}, cases);
+}
+
+// CIP: three updated fields, velocities of both signs read at neighbours.
+template <typename T>
+void velocities_of_both_signs(trapeze::Grid<T>& grid) {
+  for (int c = 0; c < 2; ++c) {
+    for (T& v : grid.constant(c)) v -= T(0.5);
+  }
+}
+
+TEST(GpuEquality, CipFloat) {
+  run_cases(apps::Cip<float>{}, cases_2d({301, 203, 1}, 13), "dmda", velocities_of_both_signs<float>);
+}
+TEST(GpuEquality, CipDouble) {
+  run_cases(apps::Cip<double>{}, cases_2d({157, 131, 1}, 9), "dmda", velocities_of_both_signs<double>);
 }
 
 TEST(GpuEquality, Pathfinder) {
@@ -156,6 +191,8 @@ TEST(GpuSanitizer, SmallCasesOfEveryApp) {
     cases_3d.push_back(c);
   }
   run_cases(apps::Jacobi3D<float>{}, cases_3d);
+  run_cases(apps::Himeno{}, cases_3d);
+  run_cases(apps::Cip<float>{}, cases, "dmda", velocities_of_both_signs<float>);
   Case path{{5003, 1, 1}, {2000, 1, 1}, Boundary::clamp(), 4, 9};
   path.kernel_height = 3;  // a launch of 3 steps, then the single-step kernel
   path.constant_planes = path.steps;

@@ -28,6 +28,8 @@ CASES = [
     ("hotspot", "--size 203x151 --steps 7 --tile 64x64 --height 3"),
     ("life", "--size 255x199 --steps 8 --tile 64x50 --height 4 --boundary periodic"),
     ("pathfinder", "--size 10001 --steps 40 --tile 1500 --height 5"),
+    ("himeno", "--size 37x29x23 --steps 5 --tile 16x16x8 --height 2"),
+    ("cip", "--size 203x151 --steps 7 --tile 64x48 --height 3"),
 ]
 # The wavefront apps: rows of tiles dealt to the ranks; their JSON fields
 # (score, distance, totals, histogram, last cell) must equal 1 rank's, and

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Out-of-core on the CPU through the apps (issue 11): every stencil app run
+"""Out-of-core on the CPU through the apps (issue 11): every stencil app (himeno and cip included) run
 with --disk DIR and STARPU_LIMIT_CPU_MEM well under its domain writes the
 same --output, byte for byte, as the in-memory run, passes --verify, reports
 in its --json line the bytes it wrote to the disk node (at least the domain
@@ -25,6 +25,8 @@ CASES = [
     ("hotspot", "--size 1203x1001 --steps 8 --tile 160x160 --height 4", 1203 * 1001 * 4),
     ("life", "--size 3001x2003 --steps 8 --tile 400x300 --height 4 --boundary periodic", 3001 * 2003),
     ("pathfinder", "--size 2000001 --steps 12 --tile 8000 --height 4", 2000001 * 4),
+    ("himeno", "--size 97x81x71 --steps 4 --tile 20x20x16 --height 2", 97 * 81 * 71 * 4 * 2),
+    ("cip", "--size 701x523 --steps 6 --tile 128x112 --height 3", 701 * 523 * 4 * 3),
 ]
 ENVIRONMENT = dict(os.environ, STARPU_NCPU="2", STARPU_NCUDA="0", STARPU_SILENT="1", STARPU_WORKERS_NOBIND="1")
 

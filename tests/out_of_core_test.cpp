@@ -6,10 +6,13 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
 #include "reference_check.hpp"
+#include "stencils/cip.hpp"
+#include "stencils/himeno.hpp"
 #include "stencils/hotspot.hpp"
 #include "stencils/jacobi2d.hpp"
 #include "stencils/jacobi3d.hpp"
@@ -64,7 +67,8 @@ class TemporaryDirectory {
 constexpr int limit_mib = 1;
 
 template <trapeze::Stencil S>
-void expect_out_of_core_matches(const S& stencil, const Case& c) {
+void expect_out_of_core_matches(const S& stencil, const Case& c,
+                                const std::function<void(trapeze::Grid<typename S::value_type>&)>& shape_values = {}) {
   const TemporaryDirectory disk;
   {
     const ScopedVariable limit("STARPU_LIMIT_CPU_MEM", std::to_string(limit_mib));
@@ -74,7 +78,7 @@ void expect_out_of_core_matches(const S& stencil, const Case& c) {
     options.disk_directory = disk.path().string();
     trapeze::Runtime runtime(options);
     ASSERT_GE(runtime.disk_node(), 0);
-    tests::expect_matches_reference(runtime, stencil, c);
+    tests::expect_matches_reference(runtime, stencil, c, shape_values);
     const auto domain_bytes = static_cast<double>(sizeof(typename S::value_type)) * trapeze::updated_fields_of<S> *
                               static_cast<double>(c.size[0] * c.size[1] * c.size[2]);
     ASSERT_GE(domain_bytes, 2.0 * (limit_mib << 20)) << "the case must be at least twice the memory limit";
@@ -106,6 +110,18 @@ TEST(OutOfCore, LifeThroughADiskNode) {
 TEST(OutOfCore, PathfinderWithItsWallRows) {
   expect_out_of_core_matches(apps::Pathfinder{},
                              {{700001, 1, 1}, {5000, 1, 1}, Boundary::clamp(), 5, 12, trapeze::TrapezoidMode::shrink, 13});
+}
+
+TEST(OutOfCore, HimenoWithItsTwelveReadOnlyArrays) {
+  expect_out_of_core_matches(apps::Himeno{}, {{71, 61, 61}, {16, 16, 12}, Boundary::clamp(), 2, 4});
+}
+TEST(OutOfCore, CipWithItsValueAndGradient) {
+  expect_out_of_core_matches(apps::Cip<float>{}, {{521, 401, 1}, {96, 80, 1}, Boundary::constant(0.0), 3, 6},
+                             [](trapeze::Grid<float>& grid) {
+                               for (int c = 0; c < 2; ++c) {
+                                 for (float& v : grid.constant(c)) v -= 0.5f;
+                               }
+                             });
 }
 
 TEST(OutOfCore, AMissingDiskDirectoryIsRefusedByName) {

@@ -1,5 +1,7 @@
-// The five apps' stencils on CUDA workers, for the suites that run them.
+// The apps' stencils on CUDA workers, for the suites that run them.
 #include "trapeze/cuda_stencil.cuh"
+#include "stencils/cip.hpp"
+#include "stencils/himeno.hpp"
 #include "stencils/hotspot.hpp"
 #include "stencils/jacobi2d.hpp"
 #include "stencils/jacobi3d.hpp"
@@ -13,3 +15,6 @@ TRAPEZE_CUDA_STENCIL(apps::Jacobi3D<double>)
 TRAPEZE_CUDA_STENCIL(apps::Hotspot)
 TRAPEZE_CUDA_STENCIL(apps::Life)
 TRAPEZE_CUDA_STENCIL(apps::Pathfinder)
+TRAPEZE_CUDA_STENCIL(apps::Himeno)
+TRAPEZE_CUDA_STENCIL(apps::Cip<float>)
+TRAPEZE_CUDA_STENCIL(apps::Cip<double>)

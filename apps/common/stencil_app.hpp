@@ -41,6 +41,10 @@ struct AppOutputs {
   // Dataset names of the fields in HDF5 files (--input, --output FILE.h5).
   std::vector<std::string> updated_names{"u"};
   std::vector<std::string> constant_names{};
+  // What the app derives from the final fields and the run's seconds, beside
+  // the throughput (Himeno's gosa and MFLOPS): keys and numbers for the
+  // --json line, "key=value" in the summary.
+  std::function<nlohmann::json(double seconds)> results{};
 };
 
 // First differing cell between two grids, or nothing when they match bit for bit.
@@ -363,6 +367,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   }
   if (!options.png.empty()) write_field_png(options.png, outputs.picture(), outputs.picture_width, outputs.picture_height);
 
+  const nlohmann::json results = outputs.results ? outputs.results(seconds) : nlohmann::json::object();
   const double steps = static_cast<double>(std::max<trapeze::Index>(1, run_steps));
   const double gcups = static_cast<double>(grid.cells()) * static_cast<double>(run_steps) / seconds / 1e9;
   const std::string size = trapeze::to_string(grid.extent(), S::dims);
@@ -396,6 +401,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                              {"stream_tiles", plan.stream_tiles},
                              {"gpu_memory_bytes", gpu_memory}};
     report.update(runtime_report(runtime));
+    report.update(results);
     fmt::print("{}\n", report.dump());
   } else {
     fmt::print("{} {} steps={} tile={} h={}{}{} workers={}{}{} sched={}: {:.4f} s, {:.3f} GCUPS{}\n", name, size,
@@ -405,6 +411,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                gpus > 0 ? fmt::format(" (stages on {} GPU)", gpus) : std::string(),
                runtime.scheduler(), seconds, gcups,
                options.verify ? (mismatch ? ", VERIFY FAILED" : ", verified") : "");
+    for (const auto& [key, value] : results.items()) fmt::print("  {} = {}\n", key, value.dump());
   }
   print_trace_hint(name, runtime, options);
   if (mismatch) {

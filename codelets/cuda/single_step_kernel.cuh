@@ -46,11 +46,15 @@ __device__ UpdateValues<S> update_near_boundary(const S& stencil, const typename
         const int cz = clamp_to(z + dz, g.inside_lo[2], g.inside_hi[2]);
         const bool use_constant = constant_boundary && (cx != x + dx || cy != y + dy || cz != z + dz);
         const long long at = cz * stride_z + cy * stride_y + cx;
+        // Read-only fields come from their own ghost zone, which the tile's
+        // fill gave the boundary's values (the constant, a clamped or a
+        // wrapped cell): the same values the host reads there.
+        const long long unclamped = (z + dz) * stride_z + (y + dy) * stride_y + (x + dx);
         const int i = ((dz + rz) * wy + (dy + ry)) * wx + dx + rx;
 #pragma unroll
         for (int f = 0; f < fields; ++f) local[f * box + i] = use_constant ? outside : in[f * g.padded_cells + at];
 #pragma unroll
-        for (int c = 0; c < constants; ++c) local_constants[c * box + i] = plane[c * g.constant_field_stride + at];
+        for (int c = 0; c < constants; ++c) local_constants[c * box + i] = plane[c * g.constant_field_stride + unclamped];
       }
     }
   }
