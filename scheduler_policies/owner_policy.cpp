@@ -2,9 +2,12 @@
 // (owner computes; trapeze/partition.hpp decides owners). Each worker has its
 // own queue in priority order; tasks with no owner (grid copies, checkpoint
 // writes) wait in a shared one. A worker with nothing of its own takes a
-// shared task, else a task of another owner's border: interiors never move,
-// so a partition's data stays where it is, while a worker that ran dry can
-// still help along the edges where owners wait for each other.
+// shared task, else a task of another owner's border that shares its memory
+// node: interiors never move, and no tile moves between memory nodes, so a
+// partition's data stays where it is, while a worker that ran dry can still
+// help along the edges where owners wait for each other. (A GPU taking
+// another GPU's border tile moves the whole tile: on two H200s with 1 GiB
+// tiles, 176 GB crossed between the GPUs for a 0.27 GB halo, PERF.md.)
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -94,6 +97,9 @@ starpu_task* pop(unsigned context) {
   for (std::size_t i = 1; queues.border_count.load() > 0 && i < queues.owned.size(); ++i) {
     const std::size_t victim = (worker + i) % queues.owned.size();
     if (queues.owned_count[victim].load() == 0) continue;
+    if (starpu_worker_get_memory_node(static_cast<unsigned>(victim)) != starpu_worker_get_memory_node(worker)) {
+      continue;
+    }
     task = queues.owned[victim].take_first([&](starpu_task* t) { return placement_of(t)->border && runnable(t); });
     if (task) return claimed(worker, took_owned(task, victim));
   }

@@ -4,7 +4,8 @@
 # jacobi3d float, 1 GPU (STARPU_NCUDA=1) against 2, interleaved rounds,
 # medians; bytes StarPU moved between the GPUs against one cut's halo; then
 # the scheduling policies on 2 GPUs. JSON rows in $OUT/two_gpus.jsonl; a table last.
-# Env: ROUNDS (3), J2 (32768x32768:1024), J3 (1024x1024x1024:256).
+# Env: ROUNDS (3; 0 skips the scaling part), J2 (32768x32768:1024), J3 (1024x1024x1024:256),
+# POLICIES ("trapeze-owner lws dmda eager"), POLICY_ROUNDS (2), POLICY_APPS ("jacobi2d").
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 run() { timeout "${RUN_TIMEOUT:-120}" "$here/run.sh" "$@"; }
@@ -23,14 +24,18 @@ record() {  # name round env... -- app args...
 IFS=: read -r j2size j2steps <<<"${J2:-32768x32768:1024}"
 IFS=: read -r j3size j3steps <<<"${J3:-1024x1024x1024:256}"
 for round in $(seq 1 "${ROUNDS:-3}"); do
+  [ "${ROUNDS:-3}" = 0 ] && break
   for g in 1 2; do
     record "jacobi2d-${g}gpu" "$round" STARPU_NCUDA=$g timeout 120 "$here/run.sh" jacobi2d --devices gpu --size "$j2size" --steps "$j2steps" --json
     record "jacobi3d-${g}gpu" "$round" STARPU_NCUDA=$g timeout 120 "$here/run.sh" jacobi3d --devices gpu --size "$j3size" --steps "$j3steps" --json
   done
 done
-for round in 1 2; do
-  for sched in trapeze-owner lws dmda eager; do
-    record "jacobi2d-2gpu-$sched" "$round" STARPU_NCUDA=2 STARPU_SCHED=$sched timeout 120 "$here/run.sh" jacobi2d --devices gpu --size "$j2size" --steps "$j2steps" --json
+for round in $(seq 1 "${POLICY_ROUNDS:-2}"); do
+  for sched in ${POLICIES:-trapeze-owner lws dmda eager}; do
+    for app in ${POLICY_APPS:-jacobi2d}; do
+      if [ "$app" = jacobi2d ]; then size=$j2size steps=$j2steps; else size=$j3size steps=$j3steps; fi
+      record "$app-2gpu-$sched" "$round" STARPU_NCUDA=2 STARPU_SCHED=$sched timeout 120 "$here/run.sh" $app --devices gpu --size "$size" --steps "$steps" --json
+    done
   done
 done
 tail -3 "$out/err.log" 2>/dev/null
@@ -48,7 +53,7 @@ for v, reports in by.items():
     s = sorted(x["seconds"] for x in reports)
     r = reports[0]
     app = v.split("-")[0]
-    one = med(f"{app}-1gpu")
+    one = med(f"{app}-1gpu")  # nan when the scaling part was skipped
     ext = [int(e) for e in r["size"].split("x")]
     stages = -(-r["steps"] // r["height"])
     # One cut across the slowest dimension: each stage sends a ghost of H
