@@ -67,7 +67,8 @@ TEST(GpuEquality, Jacobi2DDouble) { run_cases(apps::Jacobi2D<double>{}, cases_2d
 TEST(GpuEquality, Life) { run_cases(apps::Life{}, cases_2d({301, 203, 1}, 13)); }
 TEST(GpuEquality, Hotspot) { run_cases(apps::Hotspot::for_grid(203, 301), cases_2d({301, 203, 1}, 13)); }
 
-TEST(GpuEquality, Jacobi3D) {
+// A 67x45x39 domain: one tile, slabs, and tiles that divide nothing.
+std::vector<Case> cases_3d() {
   std::vector<Case> cases;
   const Extent size{67, 45, 39};
   for (const Boundary& b : every_boundary) {
@@ -80,33 +81,16 @@ TEST(GpuEquality, Jacobi3D) {
       }
     }
   }
-  run_cases(apps::Jacobi3D<float>{}, cases);
+  return cases;
 }
+
+TEST(GpuEquality, Jacobi3D) { run_cases(apps::Jacobi3D<float>{}, cases_3d()); }
 
 // Himeno: two updated fields, twelve read-only ones, a 19-point box in 3-D.
-TEST(GpuEquality, Himeno) {
-  std::vector<Case> cases;
-  const Extent size{67, 45, 39};
-  for (const Boundary& b : every_boundary) {
-    for (const Extent& t : {size, Extent{67, 45, 13}, Extent{40, 20, 10}}) {
-      for (const Heights& h : gpu_heights) {
-        Case c{size, t, b, h.task, 8};
-        c.kernel_height = h.kernel;
-        c.devices = StageDevices::gpu;
-        cases.push_back(c);
-      }
-    }
-  }
-  run_cases(apps::Himeno{}, cases);
-}
+TEST(GpuEquality, Himeno) { run_cases(apps::Himeno{}, cases_3d()); }
 
 // CIP: three updated fields, velocities of both signs read at neighbours.
-template <typename T>
-void velocities_of_both_signs(trapeze::Grid<T>& grid) {
-  for (int c = 0; c < 2; ++c) {
-    for (T& v : grid.constant(c)) v -= T(0.5);
-  }
-}
+using tests::velocities_of_both_signs;
 
 TEST(GpuEquality, CipFloat) {
   run_cases(apps::Cip<float>{}, cases_2d({301, 203, 1}, 13), "dmda", velocities_of_both_signs<float>);

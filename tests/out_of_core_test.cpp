@@ -117,11 +117,7 @@ TEST(OutOfCore, HimenoWithItsTwelveReadOnlyArrays) {
 }
 TEST(OutOfCore, CipWithItsValueAndGradient) {
   expect_out_of_core_matches(apps::Cip<float>{}, {{521, 401, 1}, {96, 80, 1}, Boundary::constant(0.0), 3, 6},
-                             [](trapeze::Grid<float>& grid) {
-                               for (int c = 0; c < 2; ++c) {
-                                 for (float& v : grid.constant(c)) v -= 0.5f;
-                               }
-                             });
+                             tests::velocities_of_both_signs<float>);
 }
 
 TEST(OutOfCore, AMissingDiskDirectoryIsRefusedByName) {

@@ -31,4 +31,13 @@ void randomise(trapeze::Grid<T>& grid, std::uint64_t seed) {
   for (int c = 0; c < grid.constant_count(); ++c) fill(grid.constant(c));
 }
 
+// CIP's random velocities (its read-only fields) moved from [0, 1) to
+// [-0.5, 0.5): both upwind sides, at most half a cell per step.
+template <typename T>
+void velocities_of_both_signs(trapeze::Grid<T>& grid) {
+  for (int c = 0; c < grid.constant_count(); ++c) {
+    for (T& v : grid.constant(c)) v -= T(0.5);
+  }
+}
+
 }  // namespace tests
