@@ -1,5 +1,6 @@
 // jacobi2d: 5-point Jacobi relaxation on a 2-D grid of random values.
 #include "common/field_values.hpp"
+#include "common/generated_grid.hpp"
 #include "common/stencil_app.hpp"
 #include "stencils/jacobi2d.hpp"
 
@@ -13,13 +14,17 @@ int main(int argc, char** argv) {
   cli.add_option("--seed", seed, "seed of the random initial field")->capture_default_str();
   return apps::app_main("jacobi2d", cli, argc, argv, [&] {
     auto run = [&]<typename T>() {
-      trapeze::Grid<T> grid(apps::domain_size(options, 2, "u"), 2, 1, 0, 1,
-                            trapeze::parse_boundary(options.boundary));
-      apps::fill_random(grid.updated(), seed, 0.0, 1.0);
+      // Each cell's initial value from a hash of (seed, cell): the same field
+      // whether the grid holds it or the tiles generate it (--no-grid).
+      auto app = apps::app_grid<T>(options, apps::domain_size(options, 2, "u"), 2,
+                                   trapeze::parse_boundary(options.boundary),
+                                   [seed](trapeze::Index cell) { return apps::hashed_uniform<T>(seed, cell); });
+      trapeze::Grid<T>& grid = app.grid;
       const auto e = grid.extent();
-      return apps::run_stencil_app("jacobi2d", options, apps::Jacobi2D<T>{}, grid,
-                                   {[&](const std::string& path) { apps::write_indexed(path, grid.updated()); },
-                                    [&] { return apps::as_doubles(grid.updated()); }, e[0], e[1]});
+      apps::AppOutputs outputs{[&](const std::string& path) { apps::write_indexed(path, grid.updated()); },
+                               [&] { return apps::as_doubles(grid.updated()); }, e[0], e[1]};
+      outputs.generated_checksum = app.checksum;
+      return apps::run_stencil_app("jacobi2d", options, apps::Jacobi2D<T>{}, grid, outputs);
     };
     if (type == "float") return run.template operator()<float>();
     if (type == "double") return run.template operator()<double>();

@@ -116,6 +116,43 @@ TEST_F(AppCli, PeakMemoryDoesNotGrowWithTheStepCount) {
   EXPECT_LT(long_run / short_run, 1.10) << short_run << " bytes after 2000 steps, " << long_run << " after 20000";
 }
 
+// --no-grid: the host never holds the domain twice (tiles generate their
+// cells, the final ones go into a checksum); its checksum is an ordinary
+// run's, and --verify compares it with the reference computed band by band.
+TEST_F(AppCli, NoGridRunHasTheOrdinaryRunsChecksumAndVerifies) {
+  auto checksum_of = [](const Result& r) {
+    const std::string key = "\"checksum\":\"";
+    const auto at = r.out.find(key);
+    return at == std::string::npos ? std::string("none") : r.out.substr(at + key.size(), 16);
+  };
+  for (const std::string app_and_size : {"jacobi2d --size 301x203 --tile 64x50 --steps 9 --height 3",
+                                         "jacobi2d --size 301x203 --steps 9 --boundary periodic",
+                                         "jacobi3d --size 29x31x37 --tile 16x16x8 --steps 5 --height 2 --boundary constant:0.5"}) {
+    const std::string app = app_and_size.substr(0, app_and_size.find(' '));
+    const std::string arguments = app_and_size.substr(app_and_size.find(' ') + 1) + " --seed 7 --json";
+    const Result ordinary = run(app, arguments + " --checksum --verify");
+    const Result generated = run(app, arguments + " --no-grid --verify");
+    ASSERT_EQ(ordinary.exit_code, 0) << ordinary.err;
+    ASSERT_EQ(generated.exit_code, 0) << generated.err;
+    EXPECT_NE(ordinary.out.find("\"verified\":true"), std::string::npos) << ordinary.out;
+    EXPECT_NE(generated.out.find("\"verified\":true"), std::string::npos) << generated.out;
+    EXPECT_NE(generated.out.find("\"generated_grid\":true"), std::string::npos) << generated.out;
+    EXPECT_NE(checksum_of(ordinary), "none") << ordinary.out;
+    EXPECT_EQ(checksum_of(ordinary), checksum_of(generated)) << app_and_size;
+    // Another seed is another field.
+    const Result other = run(app, app_and_size.substr(app_and_size.find(' ') + 1) + " --seed 8 --json --no-grid");
+    EXPECT_NE(checksum_of(other), checksum_of(generated)) << other.out;
+  }
+}
+
+TEST_F(AppCli, NoGridRefusesWhatNeedsTheWholeDomain) {
+  const fs::path out = dir_ / "o.txt", png = dir_ / "o.png";
+  expect_clean_error(run("jacobi2d", "--size 64 --no-grid --output " + out.string()), "--output", out);
+  expect_clean_error(run("jacobi2d", "--size 64 --no-grid --png " + png.string()), "--png", png);
+  expect_clean_error(run("jacobi3d", "--size 16 --no-grid --sweep-height 1:2"), "--sweep-height", out);
+  expect_clean_error(run("hotspot", "--size 64 --no-grid"), "--no-grid", out);
+}
+
 TEST_F(AppCli, WritesOutputAndPicture) {
   const fs::path out = dir_ / "field.txt", png = dir_ / "field.png";
   const Result r = run("hotspot", "--size 64x48 --steps 3 --output " + out.string() + " --png " + png.string());

@@ -66,6 +66,13 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
                  "domain exceeds the GPUs' memory or --disk is given), on or off")
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->capture_default_str();
+  cli.add_flag("--checksum", o.checksum,
+               "report an exact checksum of the final fields (a sum of hashes of every cell's position and bits, "
+               "the same whatever the tiles, devices or ranks)");
+  cli.add_flag("--no-grid", o.no_grid,
+               "never hold the whole domain on the host: tiles get their initial values from the app's cell "
+               "function and their final values go only into --checksum (implied); --verify then compares with "
+               "the sequential reference's checksum, computed band by band (jacobi2d and jacobi3d)");
   add_run_report_options(cli, o, "at least 4 stages and 8192 tasks");
 }
 

@@ -32,6 +32,8 @@ struct CommonOptions : RunReportOptions {
   std::string png;
   std::string disk;         // directory of a StarPU disk node: tiles beyond STARPU_LIMIT_CPU_MEM go there
   std::string stream = "auto";  // write tiles back after each stage: auto (when out-of-core), on, off
+  bool checksum = false;    // report trapeze::FieldChecksum of the final fields
+  bool no_grid = false;     // a generated grid: values only in the tiles (apps/common/generated_grid.hpp)
 };
 
 struct AppDefaults {

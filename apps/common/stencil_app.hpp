@@ -14,6 +14,7 @@
 #include <random>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "app_main.hpp"
 #include "app_options.hpp"
@@ -21,13 +22,16 @@
 #include "peak_memory.hpp"
 #include "png_image.hpp"
 #include "text_io.hpp"
+#include "trapeze/field_checksum.hpp"
 #include "trapeze/gpu_height_profile.hpp"
 #include "trapeze/height_choice.hpp"
 #include "trapeze/out_of_core.hpp"
 #include "trapeze/tile_size.hpp"
 #include "trapeze/reference.hpp"
+#include "trapeze/reference_in_bands.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/stencil_run.hpp"
+#include "trapeze/task_window.hpp"
 
 namespace apps {
 
@@ -45,7 +49,27 @@ struct AppOutputs {
   // the throughput (Himeno's gosa and MFLOPS): keys and numbers for the
   // --json line, "key=value" in the summary.
   std::function<nlohmann::json(double seconds)> results{};
+  // A generated grid's (--no-grid) checksum, summed by the run's gather tasks
+  // (generated_grid.hpp); empty for a grid that holds its values.
+  std::shared_ptr<trapeze::FieldChecksum> generated_checksum{};
 };
+
+// The options a generated grid (--no-grid) cannot honour: each would need the
+// whole domain in one place.
+inline void check_generated_grid_options(const char* name, const CommonOptions& options, int ranks) {
+  auto refuse = [&](const std::string& option) {
+    throw trapeze::InvalidArgument("--no-grid never holds the whole domain, so it cannot take " + option);
+  };
+  if (!options.output.empty()) refuse("--output");
+  if (!options.png.empty()) refuse("--png");
+  if (!options.input.empty()) refuse("--input");
+  if (!options.restart.empty()) refuse("--restart");
+  if (!options.checkpoint.empty()) refuse("--checkpoint");
+  if (!options.sweep_height.empty()) refuse("--sweep-height");
+  if (ranks > 1) refuse("several MPI ranks (" + std::to_string(ranks) + "); run " + name + " on one rank");
+}
+
+inline std::string checksum_text(std::uint64_t checksum) { return fmt::format("{:016x}", checksum); }
 
 // First differing cell between two grids, or nothing when they match bit for bit.
 template <typename T>
@@ -217,6 +241,11 @@ int run_height_sweep(const char* name, const CommonOptions& options, trapeze::Ru
 template <trapeze::Stencil S>
 int run_stencil_app(const char* name, const CommonOptions& options, const S& stencil,
                     trapeze::Grid<typename S::value_type>& grid, const AppOutputs& outputs) {
+  if (options.no_grid && !grid.is_generated()) {
+    throw trapeze::InvalidArgument(std::string("--no-grid: ") + name +
+                                   " builds its grid from several fields or files; jacobi2d and jacobi3d generate theirs");
+  }
+  if (grid.is_generated()) check_generated_grid_options(name, options, 1);
   check_writable(options.output);
   check_writable(options.png);
   check_writable(options.checkpoint);
@@ -264,6 +293,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   // builds the same grid; the run spreads its tiles over the ranks, and rank
   // 0 alone receives the result, checks it, writes the outputs and reports.
   const bool reporting_rank = runtime.rank() == 0;
+  if (grid.is_generated()) check_generated_grid_options(name, options, runtime.ranks());
   if (runtime.ranks() > 1 && !options.checkpoint.empty()) {
     throw trapeze::InvalidArgument("--checkpoint is not supported across MPI ranks yet (" +
                                    std::to_string(runtime.ranks()) + " ranks); run it on one rank");
@@ -337,7 +367,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   plan.tile = agreed.tile, plan.height = agreed.height, plan.kernel_height = agreed.kernel_height;
 
   std::optional<trapeze::Grid<typename S::value_type>> expected;
-  if (options.verify && reporting_rank) expected = grid;
+  if (options.verify && reporting_rank && !grid.is_generated()) expected = grid;
   const ProgressLine progress(name, options, runtime);
   const std::string boundary_name = trapeze::to_string(grid.boundary());
   const auto add_checkpoints = [&](trapeze::StencilRun<S>& run) {
@@ -353,10 +383,37 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   progress.finish(seconds);
   if (!reporting_rank) return 0;
 
+  // The final fields' checksum: a generated grid's gather tasks summed it.
+  std::optional<std::uint64_t> checksum;
+  if (grid.is_generated()) {
+    checksum = outputs.generated_checksum->value();
+  } else if (options.checksum) {
+    checksum = trapeze::checksum_of(grid);
+  }
   std::optional<std::string> mismatch;
-  if (expected) {
-    trapeze::reference::advance(stencil, *expected, run_steps, plan.first_step);
-    mismatch = first_difference(grid, *expected);
+  if (options.verify) {
+    // StarPU's idle workers poll for tasks without pause: asleep, they leave
+    // the reference its cores.
+    const trapeze::PausedWorkers quiet_workers(true);
+    if (expected) {
+      trapeze::reference::advance(stencil, *expected, run_steps, plan.first_step);
+      mismatch = first_difference(grid, *expected);
+    }
+    if (grid.is_generated()) {
+      // The reference band by band, on every core (the run's tiles are gone).
+      trapeze::reference::BandOptions bands;
+      bands.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+      if (options.progress) {
+        bands.progress = [&](trapeze::Index done, trapeze::Index total) {
+          fmt::print(stderr, "\r{}: verifying, band {} of {}{}", name, done, total, done == total ? "\n" : "   ");
+        };
+      }
+      const std::uint64_t reference = trapeze::reference::checksum_in_bands(stencil, grid, run_steps, bands);
+      if (reference != *checksum) {
+        mismatch = "checksum " + checksum_text(*checksum) + " differs from the sequential reference's " +
+                   checksum_text(reference) + " (--no-grid keeps no cells to locate the difference)";
+      }
+    }
   }
   if (is_hdf5_path(options.output)) {
     write_fields_hdf5(options.output, grid.extent(), S::dims,
@@ -399,7 +456,12 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                              {"ranks", runtime.ranks()},
                              {"out_of_core", out_of_core},
                              {"stream_tiles", plan.stream_tiles},
-                             {"gpu_memory_bytes", gpu_memory}};
+                             {"gpu_memory_bytes", gpu_memory},
+                             {"checksum", checksum ? nlohmann::json(checksum_text(*checksum)) : nlohmann::json(nullptr)},
+                             {"generated_grid", grid.is_generated()},
+                             {"domain_bytes", static_cast<double>(grid.cells()) *
+                                                  (grid.updated_count() + grid.constant_count() * grid.constant_planes()) *
+                                                  static_cast<double>(sizeof(typename S::value_type))}};
     report.update(runtime_report(runtime));
     report.update(results);
     fmt::print("{}\n", report.dump());
@@ -412,6 +474,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                runtime.scheduler(), seconds, gcups,
                options.verify ? (mismatch ? ", VERIFY FAILED" : ", verified") : "");
     for (const auto& [key, value] : results.items()) fmt::print("  {} = {}\n", key, value.dump());
+    if (checksum) fmt::print("  checksum = {}\n", checksum_text(*checksum));
   }
   print_trace_hint(name, runtime, options);
   if (mismatch) {

@@ -8,6 +8,8 @@
 // given back to the system: from here the tiles are the values' only home.
 // Gather (after the last stage): the tiles' cells go back into the grid, and
 // the tiles' host pages are given back.
+// A generated grid (Grid::generated) has no cells: scatter asks its row
+// source for them, gather hands them to its row sink.
 //
 // Buffers: the band's tiles, then (with read-only fields) their constant tiles.
 #include <starpu.h>
@@ -35,8 +37,10 @@ namespace detail {
 
 // Calls fn(offset in a field of the grid, offset in a padded buffer, length)
 // per row of the tile, slices of the slowest dimension in [first, last) only.
-template <typename T, typename Fn>
-void for_each_tile_row(const TileLayout& p, const Grid<T>& grid, Fn fn, Index first = 0, Index last = -1) {
+// Calls fn(x, y, z, offset in a padded buffer, length) with the global
+// coordinates of each row's first cell.
+template <typename Fn>
+void for_each_tile_row_at(const TileLayout& p, Index first, Index last, Fn fn) {
   const Extent e = p.tile_extent();
   const Strides s = Strides::of(p.padded);
   const int d = p.dims - 1;
@@ -44,10 +48,16 @@ void for_each_tile_row(const TileLayout& p, const Grid<T>& grid, Fn fn, Index fi
   if (last >= 0) lo[d] = first - p.tile.lo[d], hi[d] = last - p.tile.lo[d];
   for (Index z = lo[2]; z < hi[2]; ++z) {
     for (Index y = lo[1]; y < hi[1]; ++y) {
-      fn(grid.linear(p.tile.lo[0], p.tile.lo[1] + y, p.tile.lo[2] + z),
-         s.offset(p.ghost[0], p.ghost[1] + y, p.ghost[2] + z), e[0]);
+      fn(p.tile.lo[0], p.tile.lo[1] + y, p.tile.lo[2] + z, s.offset(p.ghost[0], p.ghost[1] + y, p.ghost[2] + z), e[0]);
     }
   }
+}
+
+template <typename T, typename Fn>
+void for_each_tile_row(const TileLayout& p, const Grid<T>& grid, Fn fn, Index first = 0, Index last = -1) {
+  for_each_tile_row_at(p, first, last, [&](Index x, Index y, Index z, Index at_tile, Index length) {
+    fn(grid.linear(x, y, z), at_tile, length);
+  });
 }
 
 // Slices of the slowest dimension moved between two page releases: the
@@ -79,9 +89,10 @@ void fill_padded_slab(const TileLayout& p, const Grid<T>& grid, T* padded, Index
   const Box inside = p.interior();
   Box slab{{0, 0, 0}, n};
   slab.lo[d] = a, slab.hi[d] = b;
+  const GridRows<T>* rows = grid.is_generated() ? &grid.rows() : nullptr;
   for (int f = 0; f < p.updated_fields; ++f) {
     T* field = padded + f * p.padded_cells();
-    const T* source = grid.updated(f).data();
+    const T* source = rows ? nullptr : grid.updated(f).data();
     for (Index z = slab.lo[2]; z < slab.hi[2]; ++z) {
       for (Index y = slab.lo[1]; y < slab.hi[1]; ++y) {
         T* row = field + n[0] * (y + n[1] * z);
@@ -96,7 +107,11 @@ void fill_padded_slab(const TileLayout& p, const Grid<T>& grid, T* padded, Index
         if (copy_hi > copy_lo) {
           const Index gx = p.tile.lo[0] + copy_lo - p.ghost[0], gy = p.tile.lo[1] + y - p.ghost[1],
                       gz = p.tile.lo[2] + z - p.ghost[2];
-          std::memcpy(row + copy_lo, source + grid.linear(gx, gy, gz), static_cast<std::size_t>(copy_hi - copy_lo) * sizeof(T));
+          if (rows) {
+            rows->initial(f, gx, gy, gz, copy_hi - copy_lo, row + copy_lo);
+          } else {
+            std::memcpy(row + copy_lo, source + grid.linear(gx, gy, gz), static_cast<std::size_t>(copy_hi - copy_lo) * sizeof(T));
+          }
         }
         std::fill(row + copy_hi, row + x1, T{});
       }
@@ -110,9 +125,19 @@ void fill_constants(const Grid<T>& grid, const TileLayout& p, T* out) {
   const Extent& n = grid.extent();
   const Index padded_cells = p.padded_cells();
   const bool constant_boundary = p.boundary.kind == BoundaryKind::constant;
+  const GridRows<T>* rows = grid.is_generated() ? &grid.rows() : nullptr;
   for (int c = 0; c < grid.constant_count(); ++c) {
     for (Index plane = 0; plane < p.constant_planes; ++plane) {
-      const T* source = grid.constant(c).data() + plane * grid.cells();
+      const T* source = rows ? nullptr : grid.constant(c).data() + plane * grid.cells();
+      const int field = grid.updated_count() + c * static_cast<int>(p.constant_planes) + static_cast<int>(plane);
+      // `count` cells of this plane from (x, y, z) along x.
+      auto copy_cells = [&](Index x, Index y, Index z, Index count, T* cells_out) {
+        if (rows) {
+          rows->initial(field, x, y, z, count, cells_out);
+        } else {
+          std::copy_n(source + grid.linear(x, y, z), count, cells_out);
+        }
+      };
       T* destination = out + (c * p.constant_planes + plane) * padded_cells;
       for (Index z = 0; z < p.padded[2]; ++z) {
         for (Index y = 0; y < p.padded[1]; ++y) {
@@ -128,15 +153,19 @@ void fill_constants(const Grid<T>& grid, const TileLayout& p, T* out) {
           const Index inside_lo = std::clamp<Index>(-x0, 0, p.padded[0]);
           const Index inside_hi = std::clamp<Index>(n[0] - x0, inside_lo, p.padded[0]);
           auto outside_cell = [&](Index x) {
-            return constant_boundary ? value : source[grid.linear(boundary_source(x0 + x, n[0], p.boundary.kind), sy, sz)];
+            if (constant_boundary) {
+              row[x] = value;
+            } else {
+              copy_cells(boundary_source(x0 + x, n[0], p.boundary.kind), sy, sz, 1, row + x);
+            }
           };
-          for (Index x = 0; x < inside_lo; ++x) row[x] = outside_cell(x);
+          for (Index x = 0; x < inside_lo; ++x) outside_cell(x);
           if (row_outside && constant_boundary) {
             std::fill(row + inside_lo, row + inside_hi, value);
           } else if (inside_hi > inside_lo) {
-            std::copy_n(source + grid.linear(x0 + inside_lo, sy, sz), inside_hi - inside_lo, row + inside_lo);
+            copy_cells(x0 + inside_lo, sy, sz, inside_hi - inside_lo, row + inside_lo);
           }
-          for (Index x = inside_hi; x < p.padded[0]; ++x) row[x] = outside_cell(x);
+          for (Index x = inside_hi; x < p.padded[0]; ++x) outside_cell(x);
         }
       }
     }
@@ -176,7 +205,7 @@ void scatter_band_cpu(void* buffers[], void* cl_arg) {
       const Index b = last == band.hi ? p.padded[d] : last - p.tile.lo[d] + p.ghost[d];
       detail::fill_padded_slab(p, grid, static_cast<TileBuffers*>(buffers[i])->latest<T>(), a, b);
     }
-    if (args.release) {
+    if (args.release && !grid.is_generated()) {
       const auto [offset, count] = detail::slice_range(grid, first, last);
       for (int f = 0; f < grid.updated_count(); ++f) grid.updated(f).release(offset, count);
     }
@@ -185,7 +214,7 @@ void scatter_band_cpu(void* buffers[], void* cl_arg) {
   for (int i = 0; i < tiles; ++i) {
     detail::fill_constants(grid, store.layout(band.tiles[i]), reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[tiles + i])));
   }
-  if (!args.release) return;
+  if (!args.release || grid.is_generated()) return;
   // Other bands read this band's read-only cells within a ghost width of its
   // edges (their ghost zones): only the rest of the band may go now.
   const Index ghost = store.layout(band.tiles.front()).ghost[grid.dims() - 1];
@@ -215,6 +244,12 @@ void gather_band_cpu(void* buffers[], void* cl_arg) {
       const TileLayout& p = store.layout(t);
       const T* padded = static_cast<TileBuffers*>(buffers[i])->latest<T>();
       for (int f = 0; f < p.updated_fields; ++f) {
+        if (grid.is_generated()) {
+          detail::for_each_tile_row_at(p, first, last, [&](Index x, Index y, Index z, Index at_tile, Index length) {
+            grid.rows().final(f, x, y, z, length, padded + f * p.padded_cells() + at_tile);
+          });
+          continue;
+        }
         detail::for_each_tile_row(
             p, grid,
             [&](Index at_grid, Index at_tile, Index length) {
@@ -238,7 +273,7 @@ void gather_band_cpu(void* buffers[], void* cl_arg) {
   for (int i = 0; i < tiles; ++i) {
     const int t = band.tiles[i];
     const TileLayout& p = store.layout(t);
-    if (p.constant_fields > 0) {
+    if (p.constant_fields > 0 && !grid.is_generated()) {  // read-only: a generated grid's sink takes the updated fields only
       const T* constants = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[tiles + i]));
       for (int c = 0; c < p.constant_fields; ++c) {
         for (Index plane = 0; plane < p.constant_planes; ++plane) {

@@ -148,6 +148,7 @@ class StencilRun {
   using CheckpointWriter = std::function<void(Index step, const Grid<T>& snapshot)>;
   void checkpoint_every(Index every, CheckpointWriter write) {
     if (distributed()) throw Error("checkpoints are not written by runs spread over MPI ranks yet");
+    if (grid_.is_generated()) throw Error("a generated grid's run writes no checkpoints: a snapshot would hold the whole domain");
     if (every < 1) throw InvalidArgument("checkpoint interval must be >= 1 step, got " + std::to_string(every));
     if (steps_requested_ > 0) throw Error("checkpoint_every() must come before the first submit()");
     checkpoint_every_ = every;

@@ -1,0 +1,176 @@
+// A run that never holds the whole domain (Grid::generated): its tiles take
+// their initial cells from a row function and hand their final cells to a
+// sink, and it is checked by a checksum against the sequential reference
+// computed band by band. Both halves must be exact: the banded reference's
+// checksum equals the whole-domain reference's, and a generated run's equals
+// an ordinary run's, for every boundary, tiling, height and band size.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "reference_check.hpp"
+#include "stencils/hotspot.hpp"
+#include "stencils/jacobi2d.hpp"
+#include "stencils/jacobi3d.hpp"
+#include "stencils/pathfinder.hpp"
+#include "trapeze/field_checksum.hpp"
+#include "trapeze/reference_in_bands.hpp"
+#include "trapeze/runtime.hpp"
+#include "trapeze/stencil_run.hpp"
+
+namespace {
+
+using tests::Case;
+using trapeze::Boundary;
+using trapeze::Index;
+
+// A generated grid whose rows come from `held` (which must outlive it) and
+// whose final cells go into `sink`.
+template <typename T>
+trapeze::Grid<T> generated_from(const trapeze::Grid<T>& held, std::shared_ptr<trapeze::FieldChecksum> sink) {
+  trapeze::GridRows<T> rows{
+      [&held](int field, Index x, Index y, Index z, Index count, T* out) {
+        const int updated = held.updated_count();
+        const T* source = field < updated ? held.updated(field).data()
+                                          : held.constant((field - updated) / static_cast<int>(held.constant_planes())).data() +
+                                                (field - updated) % held.constant_planes() * held.cells();
+        std::copy_n(source + held.linear(x, y, z), count, out);
+      },
+      [&held, sink](int field, Index x, Index y, Index z, Index count, const T* values) {
+        sink->add(field, held.linear(x, y, z), values, count);
+      }};
+  return trapeze::Grid<T>::generated(held.extent(), held.dims(), held.updated_count(), held.constant_count(),
+                                     held.constant_planes(), held.boundary(), std::move(rows));
+}
+
+template <trapeze::Stencil S>
+void expect_bands_match_whole_reference(const S& stencil, const Case& c, Index band_slices, int threads) {
+  const std::uint64_t seed = tests::fresh_seed();
+  SCOPED_TRACE(tests::describe(c, S::dims) + " band " + std::to_string(band_slices) + " threads " +
+               std::to_string(threads) + " seed " + std::to_string(seed));
+  auto held = tests::make_grid<S>(c);
+  tests::randomise(held, seed);
+  const auto generated = generated_from(held, std::make_shared<trapeze::FieldChecksum>());
+  trapeze::reference::BandOptions options;
+  options.band_slices = band_slices;
+  options.threads = threads;
+  Index reported = 0;
+  options.progress = [&](Index done, Index bands) {
+    EXPECT_LE(done, bands);
+    reported = bands;
+  };
+  const std::uint64_t banded = trapeze::reference::checksum_in_bands(stencil, generated, c.steps, options);
+  EXPECT_GT(reported, 0);
+  trapeze::reference::advance(stencil, held, c.steps);
+  EXPECT_EQ(banded, trapeze::checksum_of(held));
+}
+
+TEST(ReferenceInBands, EqualsTheWholeDomainReference) {
+  const Boundary boundaries[] = {Boundary::clamp(), Boundary::periodic(), Boundary::constant(0.25)};
+  for (const Boundary& b : boundaries) {
+    for (Index band : {1, 3, 7, 0}) {
+      expect_bands_match_whole_reference(apps::Jacobi2D<float>{}, Case{{37, 53, 1}, {}, b, 1, 6}, band, 3);
+      expect_bands_match_whole_reference(apps::Jacobi3D<double>{}, Case{{11, 9, 23, }, {}, b, 1, 4}, band, 2);
+      expect_bands_match_whole_reference(apps::Hotspot{}, Case{{29, 41, 1}, {}, b, 1, 5}, band, 2);
+    }
+  }
+  // Pathfinder: one read-only plane per step, slowest dimension the columns.
+  expect_bands_match_whole_reference(apps::Pathfinder{}, Case{{101, 1, 1}, {}, Boundary::clamp(), 1, 12,
+                                                              trapeze::TrapezoidMode::shrink, 12},
+                                     5, 2);
+}
+
+TEST(ReferenceInBands, MarginsWiderThanTheDomainStillMatch) {
+  // 40 steps spread across the whole 17-slice domain: every band's margin is the domain.
+  expect_bands_match_whole_reference(apps::Jacobi2D<float>{}, Case{{13, 17, 1}, {}, Boundary::clamp(), 1, 40}, 2, 2);
+  expect_bands_match_whole_reference(apps::Jacobi2D<float>{}, Case{{13, 17, 1}, {}, Boundary::periodic(), 1, 40}, 2, 2);
+}
+
+TEST(ReferenceInBands, NeedsAGeneratedGrid) {
+  trapeze::Grid<float> held({8, 8, 1}, 2, 1, 0, 1, Boundary::clamp());
+  EXPECT_THROW(trapeze::reference::checksum_in_bands(apps::Jacobi2D<float>{}, held, 2), trapeze::Error);
+}
+
+TEST(GeneratedGrid, HoldsNoValues) {
+  trapeze::Grid<float> held({8, 8, 1}, 2, 1, 0, 1, Boundary::clamp());
+  const auto generated = generated_from(held, std::make_shared<trapeze::FieldChecksum>());
+  EXPECT_TRUE(generated.is_generated());
+  EXPECT_FALSE(held.is_generated());
+  EXPECT_EQ(generated.cells(), 64);
+  EXPECT_THROW(generated.updated(), trapeze::Error);
+  EXPECT_THROW(held.rows(), trapeze::Error);
+  EXPECT_THROW(trapeze::Grid<float>::generated({8, 8, 1}, 2, 1, 0, 1, Boundary::clamp(), {}), trapeze::Error);
+}
+
+TEST(FieldChecksum, SeesOneFlippedBitAndNotTheOrder) {
+  std::vector<float> cells(1000);
+  for (std::size_t i = 0; i < cells.size(); ++i) cells[i] = static_cast<float>(i) * 0.37f;
+  trapeze::FieldChecksum forwards, in_pieces, flipped, moved;
+  forwards.add(0, 0, cells.data(), 1000);
+  in_pieces.add(0, 600, cells.data() + 600, 400);
+  in_pieces.add(0, 0, cells.data(), 600);
+  EXPECT_EQ(forwards.value(), in_pieces.value());
+  auto changed = cells;
+  std::uint32_t bits;
+  std::memcpy(&bits, &changed[421], 4);
+  bits ^= 1u;
+  std::memcpy(&changed[421], &bits, 4);
+  flipped.add(0, 0, changed.data(), 1000);
+  EXPECT_NE(forwards.value(), flipped.value());
+  // The same values one cell further along, or in another field, are another field state.
+  moved.add(0, 1, cells.data(), 1000);
+  EXPECT_NE(forwards.value(), moved.value());
+  trapeze::FieldChecksum other_field;
+  other_field.add(1, 0, cells.data(), 1000);
+  EXPECT_NE(forwards.value(), other_field.value());
+}
+
+class GeneratedRun : public testing::Test {
+ protected:
+  static void SetUpTestSuite() { runtime_ = std::make_unique<trapeze::Runtime>(); }
+  static void TearDownTestSuite() { runtime_.reset(); }
+
+  // A run on a generated grid sums the checksum of the reference's fields.
+  template <trapeze::Stencil S>
+  void expect_checksum_of_reference(const S& stencil, const Case& c) {
+    const std::uint64_t seed = tests::fresh_seed();
+    SCOPED_TRACE(tests::describe(c, S::dims) + " seed " + std::to_string(seed));
+    auto held = tests::make_grid<S>(c);
+    tests::randomise(held, seed);
+    auto sink = std::make_shared<trapeze::FieldChecksum>();
+    auto generated = generated_from(held, sink);
+    {
+      trapeze::StencilRun<S> run(*runtime_, stencil, generated, trapeze::Plan{c.tile, c.height, c.mode});
+      run.submit(c.steps);
+      run.wait();
+    }
+    trapeze::reference::advance(stencil, held, c.steps);
+    EXPECT_EQ(sink->value(), trapeze::checksum_of(held));
+  }
+
+  static std::unique_ptr<trapeze::Runtime> runtime_;
+};
+std::unique_ptr<trapeze::Runtime> GeneratedRun::runtime_;
+
+TEST_F(GeneratedRun, EqualsTheReferenceOnEveryTiling) {
+  const Boundary boundaries[] = {Boundary::clamp(), Boundary::periodic(), Boundary::constant(0.5)};
+  for (const Boundary& b : boundaries) {
+    expect_checksum_of_reference(apps::Jacobi2D<float>{}, Case{{67, 45, 1}, {16, 11, 1}, b, 3, 11});
+    expect_checksum_of_reference(apps::Jacobi2D<float>{}, Case{{67, 45, 1}, {67, 45, 1}, b, 1, 4});
+    expect_checksum_of_reference(apps::Jacobi3D<float>{}, Case{{19, 14, 23}, {7, 14, 6}, b, 2, 7});
+    expect_checksum_of_reference(apps::Hotspot{}, Case{{33, 29, 1}, {9, 10, 1}, b, 4, 9});
+  }
+  expect_checksum_of_reference(apps::Pathfinder{}, Case{{97, 1, 1}, {25, 1, 1}, Boundary::clamp(), 4, 16,
+                                                        trapeze::TrapezoidMode::shrink, 16});
+}
+
+TEST_F(GeneratedRun, WritesNoCheckpoints) {
+  trapeze::Grid<float> held({16, 16, 1}, 2, 1, 0, 1, Boundary::clamp());
+  auto generated = generated_from(held, std::make_shared<trapeze::FieldChecksum>());
+  trapeze::StencilRun<apps::Jacobi2D<float>> run(*runtime_, apps::Jacobi2D<float>{}, generated,
+                                                 trapeze::Plan{{8, 8, 1}, 1});
+  EXPECT_THROW(run.checkpoint_every(2, [](Index, const trapeze::Grid<float>&) {}), trapeze::Error);
+}
+
+}  // namespace
