@@ -97,8 +97,11 @@ class TileStore {
       const auto position = static_cast<std::size_t>(tiling.coordinates(t)[dims - 1]);
       if (position >= by_position.size()) by_position.resize(position + 1);
       std::vector<Band>& cut = by_position[position];
-      // Out-of-core, a copy task must fit in the memory StarPU may use: one tile each.
-      auto band = in_starpu_memory_ ? cut.end()
+      // Out-of-core, a copy task must fit in the memory StarPU may use: one
+      // tile each. A generated grid has no pages to give back band by band,
+      // and its copies compute every cell (hashes): one tile each keeps every
+      // CPU worker busy rather than one per band.
+      auto band = in_starpu_memory_ || grid.is_generated() ? cut.end()
                                     : std::find_if(cut.begin(), cut.end(), [&](const Band& b) { return b.owner == owners_.owner(t); });
       if (band == cut.end()) band = cut.insert(std::upper_bound(cut.begin(), cut.end(), owners_.owner(t),
                                                                 [](int owner, const Band& b) { return owner < b.owner; }),
