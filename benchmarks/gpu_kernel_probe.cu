@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <random>
@@ -110,6 +111,18 @@ Variant plane_trapezoid(const char* stencil, const char* policy, const Domain& d
           }};
 }
 
+template <typename S, typename Policy, int K>
+Variant register_trapezoid(const char* stencil, const char* policy, const Domain& domain) {
+  const LaunchGeometry g = domain.geometry(K);
+  using T = typename S::value_type;
+  Variant v{stencil, "reg-trapezoid", policy, K, domain.cells(), [g](const void* in, void* out) {
+              trapeze::cuda::launch_register_trapezoid_k<S, Policy, K>(S{}, static_cast<const T*>(in), static_cast<T*>(out),
+                                                                       nullptr, g, T{}, nullptr);
+            }};
+  v.check_against_default = true;
+  return v;
+}
+
 template <typename S, typename Policy>
 Variant trapezoid(const char* stencil, const char* policy, const Domain& domain, int k) {
   const LaunchGeometry g = domain.geometry(k);
@@ -144,21 +157,36 @@ int main(int argc, char** argv) {
   variants3.push_back(plane_stream<J3, trapeze::cuda::PlaneStreamPolicyOf<J3>>("jacobi3d", "default", cube));
   // 3-D single step with the z-neighbours in registers (plane_register_kernel.cuh):
   // threads x, threads y, rows per thread, planes per block, blocks per multiprocessor.
-  variants3.push_back(plane_register<J3, PlaneStreamPolicy<64, 4, 4, 64, 1>>("jacobi3d", "t64x4 r4 p64 b1", cube));
-  variants3.push_back(plane_register<J3, PlaneStreamPolicy<64, 4, 4, 64, 2>>("jacobi3d", "t64x4 r4 p64 b2", cube));
-  variants3.push_back(plane_register<J3, PlaneStreamPolicy<64, 4, 4, 128, 2>>("jacobi3d", "t64x4 r4 p128 b2", cube));
-  variants3.push_back(plane_register<J3, PlaneStreamPolicy<64, 4, 2, 64, 4>>("jacobi3d", "t64x4 r2 p64 b4", cube));
-  variants3.push_back(plane_register<J3, PlaneStreamPolicy<32, 8, 4, 64, 2>>("jacobi3d", "t32x8 r4 p64 b2", cube));
-  variants3.push_back(plane_register<J3, PlaneStreamPolicy<32, 8, 2, 64, 4>>("jacobi3d", "t32x8 r2 p64 b4", cube));
-  variants3.push_back(plane_register<J3, PlaneStreamPolicy<128, 2, 4, 64, 2>>("jacobi3d", "t128x2 r4 p64 b2", cube));
-  variants3.push_back(plane_register<J3, PlaneStreamPolicy<128, 4, 2, 64, 2>>("jacobi3d", "t128x4 r2 p64 b2", cube));
-  variants3.push_back(plane_register<J3, PlaneStreamPolicy<64, 8, 2, 64, 2>>("jacobi3d", "t64x8 r2 p64 b2", cube));
-  variants3.push_back(plane_register<J3, PlaneStreamPolicy<32, 4, 8, 64, 2>>("jacobi3d", "t32x4 r8 p64 b2", cube));
   variants3.push_back(plane_register<J3, PlaneStreamPolicy<64, 2, 8, 64, 4>>("jacobi3d", "t64x2 r8 p64 b4", cube));
-  variants3.push_back(plane_register<J3, PlaneStreamPolicy<32, 8, 4, 32, 2>>("jacobi3d", "t32x8 r4 p32 b2", cube));
   variants3.push_back(plane_trapezoid<J3, PlaneTrapezoidPolicy<64, 16, 64, 4, 64>>("jacobi3d", "64x16 t64x4 (default)", cube, 2));
+  // The 3-D register trapezoid (plane_register_trapezoid_kernel.cuh): threads
+  // x, threads y, rows per thread (box = threads x by threads y * rows),
+  // planes per block, blocks per multiprocessor, input planes loaded ahead;
+  // k steps per launch.
+  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 2, 64, 2, 1>, 2>("jacobi3d", "t64x8 r2 p64 b2 a1", cube));
+  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 2, 64, 2, 2>, 2>("jacobi3d", "t64x8 r2 p64 b2 a2", cube));
+  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 2, 64, 2, 3>, 2>("jacobi3d", "t64x8 r2 p64 b2 a3", cube));
+  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 2, 64, 2, 2>, 3>("jacobi3d", "t64x8 r2 p64 b2 a2", cube));
+  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 2, 64, 2, 2>, 4>("jacobi3d", "t64x8 r2 p64 b2 a2", cube));
+  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<32, 16, 2, 64, 2, 2>, 4>("jacobi3d", "t32x16 r2 p64 b2 a2", cube));
+  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 4, 4, 64, 2, 2>, 4>("jacobi3d", "t64x4 r4 p64 b2 a2", cube));
+  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 4, 64, 1, 2>, 4>("jacobi3d", "t64x8 r4 p64 b1 a2", cube));
+  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 4, 64, 1, 2>, 6>("jacobi3d", "t64x8 r4 p64 b1 a2", cube));
+  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<32, 8, 2, 64, 4, 2>, 3>("jacobi3d", "t32x8 r2 p64 b4 a2", cube));
+  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 4, 2, 64, 4, 2>, 2>("jacobi3d", "t64x4 r2 p64 b4 a2", cube));
 
-  const int rounds = 5;
+  // TRAPEZE_PROBE_ONLY=text keeps the variants whose "kernel policy" holds
+  // it (and each set's first, the reference); TRAPEZE_PROBE_ROUNDS=n.
+  if (const char* only = std::getenv("TRAPEZE_PROBE_ONLY")) {
+    for (auto* set : {&variants2, &variants_life, &variants3}) {
+      std::vector<Variant> kept{(*set)[0]};
+      for (std::size_t i = 1; i < set->size(); ++i) {
+        if (((*set)[i].kernel + " " + (*set)[i].policy).find(only) != std::string::npos) kept.push_back((*set)[i]);
+      }
+      *set = kept;
+    }
+  }
+  const int rounds = std::getenv("TRAPEZE_PROBE_ROUNDS") ? std::max(1, std::atoi(std::getenv("TRAPEZE_PROBE_ROUNDS"))) : 5;
   for (auto* set : {&variants2, &variants_life, &variants3}) {
     const Domain& domain = set == &variants3 ? cube : square;
     const bool bytes = set == &variants_life;
@@ -209,15 +237,24 @@ int main(int argc, char** argv) {
       const float v = std::uniform_real_distribution<float>(0.0f, 1.0f)(engine);
       std::memcpy(host.data() + i, &v, sizeof v);
     }
-    bench::DeviceBuffer<unsigned char> input(bytes), expected(bytes), got(bytes);
+    bench::DeviceBuffer<unsigned char> input(bytes), got(bytes);
     TRAPEZE_CUDA_CHECK(cudaMemcpy(input.data, host.data(), bytes, cudaMemcpyHostToDevice));
-    TRAPEZE_CUDA_CHECK(cudaMemcpy(expected.data, host.data(), bytes, cudaMemcpyHostToDevice));
-    TRAPEZE_CUDA_CHECK(cudaMemcpy(got.data, host.data(), bytes, cudaMemcpyHostToDevice));
-    (*set)[0].launch(input.data, expected.data);
+    // The set's first variant is a single step: k of its launches are what a
+    // k-step variant must produce.
     std::vector<unsigned char> want(bytes), have(bytes);
-    TRAPEZE_CUDA_CHECK(cudaMemcpy(want.data(), expected.data, bytes, cudaMemcpyDeviceToHost));
+    int expected_steps = 0;
+    auto expect_steps = [&](int k) {
+      if (k == expected_steps) return;
+      bench::DeviceBuffer<unsigned char> a(bytes), b(bytes);
+      TRAPEZE_CUDA_CHECK(cudaMemcpy(a.data, host.data(), bytes, cudaMemcpyHostToDevice));
+      TRAPEZE_CUDA_CHECK(cudaMemcpy(b.data, host.data(), bytes, cudaMemcpyHostToDevice));
+      for (int step = 0; step < k; ++step) (*set)[0].launch(step % 2 ? b.data : a.data, step % 2 ? a.data : b.data);
+      TRAPEZE_CUDA_CHECK(cudaMemcpy(want.data(), k % 2 ? b.data : a.data, bytes, cudaMemcpyDeviceToHost));
+      expected_steps = k;
+    };
     for (Variant& v : *set) {
       if (!v.check_against_default) continue;
+      expect_steps(v.k);
       TRAPEZE_CUDA_CHECK(cudaMemcpy(got.data, host.data(), bytes, cudaMemcpyHostToDevice));
       v.launch(input.data, got.data);
       TRAPEZE_CUDA_CHECK(cudaMemcpy(have.data(), got.data, bytes, cudaMemcpyDeviceToHost));

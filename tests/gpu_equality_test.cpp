@@ -145,7 +145,18 @@ TEST(GpuEquality, LargeTilesManyBlocks) {
   Case cube{{131, 97, 75}, {131, 97, 40}, Boundary::clamp(), 3, 7};
   cube.kernel_height = 1;
   cube.devices = StageDevices::gpu;
-  run_cases(apps::Jacobi3D<float>{}, {cube});
+  // The 3-D register trapezoid (k >= 2): blocks wholly inside the domain take
+  // its unchecked path; every k it instantiates, every boundary.
+  std::vector<Case> cubes{cube};
+  for (const auto& [boundary, heights] : {std::pair{Boundary::clamp(), Heights{8, 4}}, std::pair{Boundary::periodic(), Heights{6, 6}},
+                                          std::pair{Boundary::constant(0.5), Heights{5, 5}}, std::pair{Boundary::clamp(), Heights{9, 3}},
+                                          std::pair{Boundary::periodic(), Heights{7, 2}}}) {
+    Case c{{163, 101, 87}, {163, 101, 50}, boundary, heights.task, 11};
+    c.kernel_height = heights.kernel;
+    c.devices = StageDevices::gpu;
+    cubes.push_back(c);
+  }
+  run_cases(apps::Jacobi3D<float>{}, cubes);
 }
 
 }  // namespace

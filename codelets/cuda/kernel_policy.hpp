@@ -131,12 +131,31 @@ struct PlaneTrapezoidPolicyFor {
   using type = PlaneTrapezoidPolicy<64, 16, 64, 4, 64>;
 };
 
+// The 3-D star trapezoid's policy (plane_register_trapezoid_kernel.cuh): a box
+// of threads_x by threads_y * rows cells across (the output tile plus r*k per
+// side) walking `planes` planes of z; each k from 2 to
+// register_trapezoid_max_k is a kernel of its own (its register queues are
+// sized by k).
+inline constexpr int register_trapezoid_max_k = 6;
+template <int ElementBytes>
+struct RegisterTrapezoidPolicyFor {
+  using type = PlaneStreamPolicy<64, 8, 4, 64, 1, 2>;
+};
+
 // Shared memory of one block of a launch of k >= 2 steps, whichever kernel
-// takes it (the plane trapezoid in 3-D, the box trapezoid otherwise), or -1
-// where that kernel cannot take k steps (its box leaves no output tile).
+// takes it (in 3-D the register trapezoid for star stencils and the plane
+// trapezoid for box stencils; the box trapezoid otherwise), or -1 where that
+// kernel cannot take k steps (its box leaves no output tile).
 template <typename T, int Dims>
-constexpr long long launch_shared_bytes(const int radius[3], int k, int fields) {
+constexpr long long launch_shared_bytes(const int radius[3], int k, int fields, bool star = false) {
   if constexpr (Dims == 3) {
+    if (star) {
+      using P = typename RegisterTrapezoidPolicyFor<static_cast<int>(sizeof(T))>::type;
+      const int box_x = P::threads_x, box_y = P::threads_y * P::rows;
+      if (k > register_trapezoid_max_k || box_x - 2 * radius[0] * k <= 0 || box_y - 2 * radius[1] * k <= 0) return -1;
+      return static_cast<long long>(k) * (radius[2] + 1) * fields * (box_x + 2 * radius[0]) * (box_y + 2 * radius[1]) *
+             static_cast<long long>(sizeof(T));
+    }
     using P = typename PlaneTrapezoidPolicyFor<static_cast<int>(sizeof(T))>::type;
     if (P::box_x - 2 * radius[0] * k <= 0 || P::box_y - 2 * radius[1] * k <= 0) return -1;
     return static_cast<long long>(k) * fields * 2 * (2 * radius[2] + 1) * P::box_x * P::box_y *

@@ -18,6 +18,7 @@
 #include "cuda_check.cuh"
 #include "kernel_policy.hpp"
 #include "plane_register_kernel.cuh"
+#include "plane_register_trapezoid_kernel.cuh"
 #include "plane_stream_kernel.cuh"
 #include "plane_trapezoid_kernel.cuh"
 #include "single_step_kernel.cuh"
@@ -37,7 +38,8 @@ int max_kernel_height(int limit_bytes) {
                    static_cast<int>(S::shape.radius[2])};
   int k = 1;
   while (k < 64) {
-    const long long bytes = launch_shared_bytes<typename S::value_type, S::dims>(radius, k + 1, updated_fields_of<S>);
+    const long long bytes = launch_shared_bytes<typename S::value_type, S::dims>(radius, k + 1, updated_fields_of<S>,
+                                                                                 S::shape.kind == ShapeKind::star);
     if (bytes < 0 || bytes > limit_bytes) break;
     ++k;
   }
@@ -183,8 +185,66 @@ void launch_plane_trapezoid(const S& stencil, const typename S::value_type* in, 
   TRAPEZE_CUDA_CHECK_LAUNCH("plane_trapezoid_kernel");
 }
 
-// One launch of k = g.steps steps: a single-step kernel for one; for more, the
-// plane trapezoid in 3-D and the box trapezoid otherwise.
+template <Stencil S>
+using RegisterTrapezoidPolicyOf = typename RegisterTrapezoidPolicyFor<static_cast<int>(sizeof(typename S::value_type))>::type;
+
+// One launch of the 3-D register trapezoid for K = g.steps steps over g's region.
+template <Stencil S, typename Policy, int K>
+void launch_register_trapezoid_k(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
+                                 const typename S::value_type* constants, const LaunchGeometry& g,
+                                 typename S::value_type outside, cudaStream_t stream) {
+  using Shape = RegisterTrapezoidShape<S, Policy, K>;
+  const long long cells[3] = {g.region_hi[0] - g.region_lo[0], g.region_hi[1] - g.region_lo[1],
+                              g.region_hi[2] - g.region_lo[2]};
+  if (cells[0] <= 0 || cells[1] <= 0 || cells[2] <= 0) return;
+  const dim3 blocks(static_cast<unsigned>((cells[0] + Shape::tile_x - 1) / Shape::tile_x),
+                    static_cast<unsigned>((cells[1] + Shape::tile_y - 1) / Shape::tile_y),
+                    static_cast<unsigned>((cells[2] + Policy::planes - 1) / Policy::planes));
+  const dim3 threads(Policy::threads_x, Policy::threads_y, 1);
+  constexpr auto bytes = static_cast<int>(Shape::shared_bytes);
+  auto* kernel = &plane_register_trapezoid_kernel<S, Policy, K>;
+  if (bytes > 48 * 1024) {
+    TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  }
+  kernel<<<blocks, threads, bytes, stream>>>(stencil, in, out, constants, g, outside);
+  TRAPEZE_CUDA_CHECK_LAUNCH("plane_register_trapezoid_kernel");
+}
+
+// Whether the register trapezoid takes K steps of S under Policy.
+template <Stencil S, typename Policy, int K>
+constexpr bool register_trapezoid_usable() {
+  if constexpr (K < 2 || K > register_trapezoid_max_k) {
+    return false;
+  } else {
+    return RegisterTrapezoidShape<S, Policy, K>::usable &&
+           RegisterTrapezoidShape<S, Policy, K>::shared_bytes <= shared_memory_per_block;
+  }
+}
+
+// g.steps from 2 to register_trapezoid_max_k, each its own kernel; false if
+// the register trapezoid cannot take them (the caller then uses another kernel).
+template <Stencil S, typename Policy = RegisterTrapezoidPolicyOf<S>, int K = 2>
+bool launch_register_trapezoid(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
+                               const typename S::value_type* constants, const LaunchGeometry& g,
+                               typename S::value_type outside, cudaStream_t stream) {
+  if constexpr (K > register_trapezoid_max_k) {
+    return false;
+  } else {
+    if (g.steps == K) {
+      if constexpr (register_trapezoid_usable<S, Policy, K>()) {
+        launch_register_trapezoid_k<S, Policy, K>(stencil, in, out, constants, g, outside, stream);
+        return true;
+      } else {
+        return false;
+      }
+    }
+    return launch_register_trapezoid<S, Policy, K + 1>(stencil, in, out, constants, g, outside, stream);
+  }
+}
+
+// One launch of k = g.steps steps: a single-step kernel for one; for more, in
+// 3-D the register trapezoid (star stencils) or the plane trapezoid, and the
+// box trapezoid otherwise.
 template <Stencil S>
 void launch_steps(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
                   const typename S::value_type* constants, const LaunchGeometry& g, typename S::value_type outside,
@@ -192,6 +252,9 @@ void launch_steps(const S& stencil, const typename S::value_type* in, typename S
   if (g.steps == 1) {
     launch_single_step(stencil, in, out, constants, g, outside, stream);
   } else if constexpr (S::dims == 3) {
+    if constexpr (S::shape.kind == ShapeKind::star) {
+      if (launch_register_trapezoid(stencil, in, out, constants, g, outside, stream)) return;
+    }
     launch_plane_trapezoid(stencil, in, out, constants, g, outside, stream);
   } else {
     launch_trapezoid_kernel(stencil, in, out, constants, g, outside, stream);

@@ -105,7 +105,8 @@ GpuCostModel profile_gpu_cost_model(Runtime& runtime, const S& stencil) {
     int radius[3] = {static_cast<int>(S::shape.radius[0]), static_cast<int>(S::shape.radius[1]),
                      static_cast<int>(S::shape.radius[2])};
     if (k > 1) {
-      const long long bytes = cuda::launch_shared_bytes<T, S::dims>(radius, k, updated_fields_of<S>);
+      const long long bytes =
+          cuda::launch_shared_bytes<T, S::dims>(radius, k, updated_fields_of<S>, S::shape.kind == ShapeKind::star);
       if (bytes < 0 || bytes > cuda::shared_memory_per_block) break;
     }
     // Enough steps that a timing is tens of milliseconds, a multiple of k.
