@@ -163,17 +163,16 @@ int main(int argc, char** argv) {
   // x, threads y, rows per thread (box = threads x by threads y * rows),
   // planes per block, blocks per multiprocessor, input planes loaded ahead;
   // k steps per launch.
-  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 2, 64, 2, 1>, 2>("jacobi3d", "t64x8 r2 p64 b2 a1", cube));
-  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 2, 64, 2, 2>, 2>("jacobi3d", "t64x8 r2 p64 b2 a2", cube));
-  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 2, 64, 2, 3>, 2>("jacobi3d", "t64x8 r2 p64 b2 a3", cube));
-  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 2, 64, 2, 2>, 3>("jacobi3d", "t64x8 r2 p64 b2 a2", cube));
-  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 2, 64, 2, 2>, 4>("jacobi3d", "t64x8 r2 p64 b2 a2", cube));
+  using RT = trapeze::cuda::RegisterTrapezoidPolicyOf<J3>;
+  variants3.push_back(register_trapezoid<J3, RT, 2>("jacobi3d", "default (t64x8 r4 p64 b1 a2)", cube));
+  variants3.push_back(register_trapezoid<J3, RT, 3>("jacobi3d", "default (t64x8 r4 p64 b1 a2)", cube));
+  variants3.push_back(register_trapezoid<J3, RT, 4>("jacobi3d", "default (t64x8 r4 p64 b1 a2)", cube));
+  variants3.push_back(register_trapezoid<J3, RT, 5>("jacobi3d", "default (t64x8 r4 p64 b1 a2)", cube));
+  variants3.push_back(register_trapezoid<J3, RT, 6>("jacobi3d", "default (t64x8 r4 p64 b1 a2)", cube));
+  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 4, 64, 1, 2, 3>, 4>("jacobi3d", "t64x8 r4 p64 b1 a2 u3", cube));
   variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<32, 16, 2, 64, 2, 2>, 4>("jacobi3d", "t32x16 r2 p64 b2 a2", cube));
-  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 4, 4, 64, 2, 2>, 4>("jacobi3d", "t64x4 r4 p64 b2 a2", cube));
-  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 4, 64, 1, 2>, 4>("jacobi3d", "t64x8 r4 p64 b1 a2", cube));
-  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 4, 64, 1, 2>, 6>("jacobi3d", "t64x8 r4 p64 b1 a2", cube));
-  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<32, 8, 2, 64, 4, 2>, 3>("jacobi3d", "t32x8 r2 p64 b4 a2", cube));
-  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 4, 2, 64, 4, 2>, 2>("jacobi3d", "t64x4 r2 p64 b4 a2", cube));
+  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 2, 64, 2, 2>, 3>("jacobi3d", "t64x8 r2 p64 b2 a2", cube));
+  variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<32, 8, 4, 64, 2, 2>, 3>("jacobi3d", "t32x8 r4 p64 b2 a2", cube));
 
   // TRAPEZE_PROBE_ONLY=text keeps the variants whose "kernel policy" holds
   // it (and each set's first, the reference); TRAPEZE_PROBE_ROUNDS=n.

@@ -81,11 +81,16 @@ GpuCostModel profile_gpu_cost_model(Runtime& runtime, const S& stencil) {
     }
     return grid;
   };
-  // About 16 million cells: every multiprocessor busy with many blocks.
+  // Every multiprocessor busy with many blocks: about 16 million cells in 1-D
+  // and 2-D; 384^3 (57 million) in 3-D, where a block of the register
+  // trapezoid owns a 64x32 column of the box and 256^3 gave the H100 under
+  // two waves of blocks, so the profile ranked kernel heights by how evenly
+  // their blocks happened to fill the last wave (it chose k = 6, at 0.76 of
+  // k = 3 on 512^3).
   // Under a small STARPU_LIMIT_CUDA_MEM, smaller: the tile, its ghost zone
   // at k = 32 and a second one in flight must fit, or StarPU would evict
   // and fetch forever.
-  Index fill_side = S::dims == 1 ? Index{16} << 20 : S::dims == 2 ? 4096 : 256;
+  Index fill_side = S::dims == 1 ? Index{16} << 20 : S::dims == 2 ? 4096 : 384;
   const double memory = gpu_memory_bytes();
   while (fill_side > 64 && memory > 0 &&
          4.0 * device_cell_bytes<S>(1) * std::pow(static_cast<double>(fill_side + 64), S::dims) > memory) {
