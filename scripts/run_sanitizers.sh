@@ -30,7 +30,7 @@ case "$preset" in
     ;;
   tsan)
     suites=(tiling_test partition_test scheduler_policies_test task_window_test peer_dependencies_test bad_input_test
-            equality_test sweep_test)
+            equality_test sweep_test generated_grid_test)
     cmake --build --preset "$preset" -j"$(nproc)" --target "${suites[@]}"
     export TSAN_OPTIONS="suppressions=$repo_root/tests/tsan.supp:halt_on_error=1:second_deadlock_stack=1"
     cd build-tsan
