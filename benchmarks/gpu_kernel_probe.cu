@@ -152,6 +152,18 @@ int main(int argc, char** argv) {
   // The default kernels; 2-D and life for reference.
   variants2.push_back(single_step<J2, trapeze::cuda::StreamPolicyOf<J2>>("jacobi2d", "default", square));
   variants2.push_back(trapezoid<J2, trapeze::cuda::PolicyOf<J2>>("jacobi2d", "default", square, 8));
+  // 2-D register trapezoid: a row of threads_x cells across walks y.
+  using RT2 = trapeze::cuda::RegisterTrapezoidPolicyOf<J2>;
+  variants2.push_back(register_trapezoid<J2, RT2, 4>("jacobi2d", "default (t256 p256 b2 a2)", square));
+  variants2.push_back(register_trapezoid<J2, RT2, 8>("jacobi2d", "default (t256 p256 b2 a2)", square));
+  variants2.push_back(register_trapezoid<J2, RT2, 12>("jacobi2d", "default (t256 p256 b2 a2)", square));
+  variants2.push_back(register_trapezoid<J2, RT2, 16>("jacobi2d", "default (t256 p256 b2 a2)", square));
+  variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<128, 1, 1, 256, 4, 2>, 8>("jacobi2d", "t128 p256 b4 a2", square));
+  variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<512, 1, 1, 256, 1, 2>, 8>("jacobi2d", "t512 p256 b1 a2", square));
+  variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<512, 1, 1, 256, 1, 2>, 16>("jacobi2d", "t512 p256 b1 a2", square));
+  variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<256, 1, 1, 512, 2, 2>, 8>("jacobi2d", "t256 p512 b2 a2", square));
+  variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<256, 1, 1, 128, 2, 2>, 8>("jacobi2d", "t256 p128 b2 a2", square));
+  variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<256, 1, 1, 256, 4, 2>, 8>("jacobi2d", "t256 p256 b4 a2", square));
   variants_life.push_back(trapezoid<L, trapeze::cuda::PolicyOf<L>>("life", "default", square, 8));
   // 3-D: the single step, the box trapezoid, and the plane trapezoid's box and threads against k.
   variants3.push_back(plane_stream<J3, trapeze::cuda::PlaneStreamPolicyOf<J3>>("jacobi3d", "default", cube));

@@ -20,12 +20,13 @@ mkdir -p "$bundle/bin" "$bundle/lib" "$bundle/starpu-home" "$bundle/trapeze-home
 programs=()
 # Programs about wavefronts on CPUs stay behind: parasail alone (their
 # reference) would take a sixth of the 64 MiB a GPU run may carry. So do the
-# suites of pure CPU logic (tilings, partitions, files, checksums): a GPU
-# machine runs them no differently.
+# suites of CPU workers alone (tilings, partitions, files, checksums, the CPU
+# equality and dependency suites): a GPU machine runs them no differently.
 for p in "$build"/apps/{jacobi2d,jacobi3d,hotspot,life,pathfinder,himeno,cip,sor,heat2d} "$build"/tests/*_test "$build"/benchmarks/*; do
   case "$(basename "$p")" in
     wavefront_test|smith_waterman_vs_parasail) continue ;;
     tiling_test|partition_test|png_image_test|hdf5_fields_test|generated_grid_test) continue ;;
+    equality_test|peer_dependencies_test|task_window_test|checkpoint_test) continue ;;
   esac
   [ -x "$p" ] && [ -f "$p" ] && programs+=("$p")
 done

@@ -141,7 +141,18 @@ TEST(GpuEquality, LargeTilesManyBlocks) {
   Case single_step = trapezoid;
   single_step.boundary = Boundary::constant(0.25);
   single_step.kernel_height = 1;
-  run_cases(apps::Jacobi2D<float>{}, {trapezoid, single_step});
+  // The 2-D register trapezoid at its larger heights (k = 8, 12, 16), every
+  // boundary; k = 6 (not one of its heights) goes to the box trapezoid.
+  std::vector<Case> squares{trapezoid, single_step};
+  for (const auto& [boundary, heights] : {std::pair{Boundary::clamp(), Heights{16, 8}}, std::pair{Boundary::periodic(), Heights{16, 16}},
+                                          std::pair{Boundary::constant(0.5), Heights{12, 12}}, std::pair{Boundary::clamp(), Heights{18, 6}}}) {
+    Case c{{2999, 1531, 1}, {2999, 600, 1}, boundary, heights.task, 20};
+    c.kernel_height = heights.kernel;
+    c.devices = StageDevices::gpu;
+    squares.push_back(c);
+  }
+  run_cases(apps::Jacobi2D<float>{}, squares);
+  run_cases(apps::Hotspot::for_grid(1531, 2999), {squares[2], squares[3], squares[4]});
   Case cube{{131, 97, 75}, {131, 97, 40}, Boundary::clamp(), 3, 7};
   cube.kernel_height = 1;
   cube.devices = StageDevices::gpu;

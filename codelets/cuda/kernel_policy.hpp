@@ -132,16 +132,24 @@ struct PlaneTrapezoidPolicyFor {
   using type = PlaneTrapezoidPolicy<64, 16, 64, 4, 64>;
 };
 
-// The 3-D star trapezoid's policy (plane_register_trapezoid_kernel.cuh): a box
+// The register trapezoid's policy (plane_register_trapezoid_kernel.cuh): a box
 // of threads_x by threads_y * rows cells across (the output tile plus r*k per
-// side) walking `planes` planes of z; each k from 2 to
-// register_trapezoid_max_k is a kernel of its own (its register queues are
-// sized by k).
-inline constexpr int register_trapezoid_max_k = 6;
-template <int ElementBytes>
+// side; in 2-D one row, threads_y = rows = 1) walking `planes` planes (2-D:
+// rows) of the last dimension. Each k it takes is a kernel of its own (its
+// register queues are sized by k): 2 to 6 in 3-D; in 2-D 2 to 8, 12 and 16,
+// other heights going to the box trapezoid.
+template <int Dims, int ElementBytes>
 struct RegisterTrapezoidPolicyFor {
-  using type = PlaneStreamPolicy<64, 8, 4, 64, 1, 2>;  // box 64x32, k = 4: 1.01x the roofline (H100)
+  using type = PlaneStreamPolicy<64, 8, 4, 64, 1, 2>;  // 3-D: box 64x32, k = 3: 1.175x the roofline (H100)
 };
+template <int ElementBytes>
+struct RegisterTrapezoidPolicyFor<2, ElementBytes> {
+  using type = PlaneStreamPolicy<256, 1, 1, 256, 2, 2>;
+};
+constexpr bool register_trapezoid_takes(int dims, int k) {
+  return dims == 3 ? k >= 2 && k <= 6 : dims == 2 && k >= 2 && (k <= 8 || k == 12 || k == 16);
+}
+inline constexpr int register_trapezoid_max_k = 16;
 
 // Shared memory of one block of a launch of k >= 2 steps, whichever kernel
 // takes it (in 3-D the register trapezoid for star stencils and the plane
@@ -149,14 +157,17 @@ struct RegisterTrapezoidPolicyFor {
 // kernel cannot take k steps (its box leaves no output tile).
 template <typename T, int Dims>
 constexpr long long launch_shared_bytes(const int radius[3], int k, int fields, bool star = false) {
+  if (star && Dims >= 2 && register_trapezoid_takes(Dims, k)) {
+    using P = typename RegisterTrapezoidPolicyFor<Dims, static_cast<int>(sizeof(T))>::type;
+    const int ry = Dims == 3 ? radius[1] : 0, rz = radius[Dims - 1];
+    const int box_x = P::threads_x, box_y = P::threads_y * P::rows;
+    if (box_x - 2 * radius[0] * k <= 0 || box_y - 2 * ry * k <= 0) return -1;
+    return static_cast<long long>(k) * (rz + 1) * fields * ((box_x + 2 * radius[0]) * (box_y + 2 * ry) + 1) *
+           static_cast<long long>(sizeof(T));
+  }
   if constexpr (Dims == 3) {
-    if (star) {
-      using P = typename RegisterTrapezoidPolicyFor<static_cast<int>(sizeof(T))>::type;
-      const int box_x = P::threads_x, box_y = P::threads_y * P::rows;
-      if (k > register_trapezoid_max_k || box_x - 2 * radius[0] * k <= 0 || box_y - 2 * radius[1] * k <= 0) return -1;
-      return static_cast<long long>(k) * (radius[2] + 1) * fields * (box_x + 2 * radius[0]) * (box_y + 2 * radius[1]) *
-             static_cast<long long>(sizeof(T));
-    }
+    // Star stencils take no other kernel for k >= 2 in 3-D.
+    if (star) return -1;
     using P = typename PlaneTrapezoidPolicyFor<static_cast<int>(sizeof(T))>::type;
     if (P::box_x - 2 * radius[0] * k <= 0 || P::box_y - 2 * radius[1] * k <= 0) return -1;
     return static_cast<long long>(k) * fields * 2 * (2 * radius[2] + 1) * P::box_x * P::box_y *

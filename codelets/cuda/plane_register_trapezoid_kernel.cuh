@@ -1,5 +1,5 @@
 #pragma once
-// Kernel-level temporal blocking for 3-D star stencils (seed 000's ghost zone
+// Kernel-level temporal blocking for 3-D (and 2-D) star stencils (seed 000's ghost zone
 // inside one launch, streamed along z as in "2.5-D blocking"): a block owns a
 // box of threads_x by threads_y * rows cells across (its output tile plus a
 // ghost ring of r*K per side) and walks z one input plane per iteration. At
@@ -39,10 +39,15 @@
 
 namespace trapeze::cuda {
 
+// In 2-D the same walk runs along y with a box one cell deep across: the
+// kernel's "across y" is then the domain's third dimension (extent 1) and its
+// "z" the domain's y, so one code serves both.
 template <Stencil S, typename P, int K>
 struct RegisterTrapezoidShape {
-  static constexpr int rx = static_cast<int>(S::shape.radius[0]), ry = static_cast<int>(S::shape.radius[1]),
-                       rz = static_cast<int>(S::shape.radius[2]);
+  static constexpr int walk = S::dims - 1;               // the dimension a block walks
+  static constexpr int across_y = S::dims == 3 ? 1 : 2;  // the box's second dimension across
+  static constexpr int rx = static_cast<int>(S::shape.radius[0]), ry = static_cast<int>(S::shape.radius[across_y]),
+                       rz = static_cast<int>(S::shape.radius[walk]);
   static constexpr int box_x = P::threads_x, box_y = P::threads_y * P::rows;
   // A plane's cells sit inside a ring of r that is never written: the box's
   // edge cells read it (their values are outside the valid trapezoid anyway).
@@ -58,7 +63,8 @@ struct RegisterTrapezoidShape {
   static constexpr int tile_x = box_x - 2 * rx * K, tile_y = box_y - 2 * ry * K;
   static constexpr long long shared_bytes =
       static_cast<long long>(K) * buffers * fields * plane * static_cast<long long>(sizeof(typename S::value_type));
-  static constexpr bool usable = S::dims == 3 && S::shape.kind == ShapeKind::star && tile_x > 0 && tile_y > 0 && K >= 2;
+  static constexpr bool usable = (S::dims == 3 || (S::dims == 2 && box_y == 1)) && S::shape.kind == ShapeKind::star &&
+                                 tile_x > 0 && tile_y > 0 && K >= 2;
 };
 
 template <Stencil S, typename P, int K>
@@ -69,23 +75,28 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
                                     typename S::value_type outside) {
   using T = typename S::value_type;
   using Shape = RegisterTrapezoidShape<S, P, K>;
-  static_assert(Shape::usable, "the register trapezoid takes 3-D star stencils whose box leaves an output tile");
+  static_assert(Shape::usable, "the register trapezoid takes 2-D and 3-D star stencils whose box leaves an output tile");
   constexpr int fields = Shape::fields, rx = Shape::rx, ry = Shape::ry, rz = Shape::rz, depth = Shape::depth;
   constexpr int rows = P::rows, buffers = Shape::buffers, neighbours = Shape::neighbours;
-  constexpr int wx = 2 * rx + 1, wy = 2 * ry + 1, wz = 2 * rz + 1, box = wx * wy * wz;
-  constexpr int centre = (rz * wy + ry) * wx + rx;
+  constexpr int walk = Shape::walk, across_y = Shape::across_y;
+  // The stencil's neighbourhood as a small box in its own axes (x, y, z; in
+  // 2-D the walk is its y): walk_pitch is one step along the walk in it.
+  constexpr int wx = 2 * rx + 1, win_y = S::dims == 3 ? 2 * ry + 1 : 2 * rz + 1, win_z = S::dims == 3 ? 2 * rz + 1 : 1;
+  constexpr int box = wx * win_y * win_z, walk_pitch = S::dims == 3 ? wx * win_y : wx;
+  constexpr int centre = rz * walk_pitch + ry * wx + rx;
   extern __shared__ __align__(16) unsigned char register_trapezoid_bytes[];  // Shape::shared_bytes
   T* const shared = reinterpret_cast<T*>(register_trapezoid_bytes);
 
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
   const int tile_x0 = g.region_lo[0] + static_cast<int>(blockIdx.x) * Shape::tile_x;
-  const int tile_y0 = g.region_lo[1] + static_cast<int>(blockIdx.y) * Shape::tile_y;
+  const int tile_y0 = g.region_lo[across_y] + static_cast<int>(blockIdx.y) * Shape::tile_y;
   const int x0 = tile_x0 - rx * K, y0 = tile_y0 - ry * K;  // the box's origin, padded coordinates
   const int tile_x_end = min(tile_x0 + Shape::tile_x, g.region_hi[0]);
-  const int tile_y_end = min(tile_y0 + Shape::tile_y, g.region_hi[1]);
-  const int z_begin = g.region_lo[2] + static_cast<int>(blockIdx.z) * P::planes;
-  const int z_end = min(z_begin + P::planes, g.region_hi[2]);
+  const int tile_y_end = min(tile_y0 + Shape::tile_y, g.region_hi[across_y]);
+  const int z_begin = g.region_lo[walk] + static_cast<int>(blockIdx.z) * P::planes;
+  const int z_end = min(z_begin + P::planes, g.region_hi[walk]);
   const long long stride_y = g.padded[0], stride_z = static_cast<long long>(g.padded[0]) * g.padded[1];
+  const long long across_stride = across_y == 1 ? stride_y : stride_z, walk_stride = walk == 2 ? stride_z : stride_y;
   const bool constant_boundary = g.boundary == static_cast<int>(BoundaryKind::constant);
   const bool clamp_boundary = g.boundary == static_cast<int>(BoundaryKind::clamp);
   const bool periodic = g.boundary == static_cast<int>(BoundaryKind::periodic);
@@ -107,8 +118,10 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
 #pragma unroll
   for (int j = 0; j < rows; ++j) {
     const int by = by_first + j, py = y0 + by;
-    column[j] = static_cast<long long>(clamp_to(py, load_lo[1], load_hi[1])) * stride_y + clamp_to(px, load_lo[0], load_hi[0]);
-    own_outside[j] = constant_boundary && (px < g.inside_lo[0] || px >= g.inside_hi[0] || py < g.inside_lo[1] || py >= g.inside_hi[1]);
+    column[j] = static_cast<long long>(clamp_to(py, load_lo[across_y], load_hi[across_y])) * across_stride +
+                clamp_to(px, load_lo[0], load_hi[0]);
+    own_outside[j] = constant_boundary && (px < g.inside_lo[0] || px >= g.inside_hi[0] || py < g.inside_lo[across_y] ||
+                                           py >= g.inside_hi[across_y]);
     own_slot[j] = (by + ry) * Shape::pitch_x + bx + rx;
 #pragma unroll
     for (int n = 0; n < neighbours; ++n) {
@@ -117,12 +130,13 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
       const int m = along_x ? n : n - 2 * rx, r = along_x ? rx : ry;
       const int offset = m < r ? m - r : m - r + 1;
       int nx = px + (along_x ? offset : 0), ny = py + (along_x ? 0 : offset);
-      const bool outside_domain = nx < g.inside_lo[0] || nx >= g.inside_hi[0] || ny < g.inside_lo[1] || ny >= g.inside_hi[1];
+      const bool outside_domain =
+          nx < g.inside_lo[0] || nx >= g.inside_hi[0] || ny < g.inside_lo[across_y] || ny >= g.inside_hi[across_y];
       if (constant_boundary && outside_domain) {
         neighbour[j][n] = Shape::constant_slot;
         continue;
       }
-      if (!periodic) nx = clamp_to(nx, g.inside_lo[0], g.inside_hi[0]), ny = clamp_to(ny, g.inside_lo[1], g.inside_hi[1]);
+      if (!periodic) nx = clamp_to(nx, g.inside_lo[0], g.inside_hi[0]), ny = clamp_to(ny, g.inside_lo[across_y], g.inside_hi[across_y]);
       const int sx = clamp_to(nx - x0, -rx, Shape::box_x + rx), sy = clamp_to(ny - y0, -ry, Shape::box_y + ry);
       neighbour[j][n] = (sy + ry) * Shape::pitch_x + sx + rx;
     }
@@ -132,9 +146,9 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
     shared[i * Shape::plane + Shape::constant_slot] = outside;
   }
   auto load = [&](int j, int t, int f) -> T {
-    const bool outside_z = constant_boundary && (t < g.inside_lo[2] || t >= g.inside_hi[2]);
-    const long long cz = clamp_to(t, load_lo[2], load_hi[2]);
-    return own_outside[j] || outside_z ? outside : in[f * g.padded_cells + cz * stride_z + column[j]];
+    const bool outside_z = constant_boundary && (t < g.inside_lo[walk] || t >= g.inside_hi[walk]);
+    const long long cz = clamp_to(t, load_lo[walk], load_hi[walk]);
+    return own_outside[j] || outside_z ? outside : in[f * g.padded_cells + cz * walk_stride + column[j]];
   };
   // Shared plane of step s (0 .. K - 1) written at iteration t.
   auto shared_plane = [&](int s, int t) {
@@ -206,7 +220,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
     for (int s = 1; s <= K; ++s) {
       const int p = t - s * rz;
       const long long step = g.first_step + s - 1;
-      const bool below = p < g.inside_lo[2], above = p >= g.inside_hi[2];  // never in a periodic buffer
+      const bool below = p < g.inside_lo[walk], above = p >= g.inside_hi[walk];  // never in a periodic buffer
       const T* const source = shared_plane(s - 1, t - rz);
       const T* const constant_plane =
           constants ? constants + (g.constant_planes > 1 ? step : 0) * g.padded_cells : nullptr;
@@ -232,22 +246,22 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
 #pragma unroll
           for (int i = 0; i < box; ++i) window[f * box + i] = T{};  // a star reads no diagonal
 #pragma unroll
-          for (int dz = -rz; dz <= rz; ++dz) window[f * box + (dz + rz) * wy * wx + ry * wx + rx] = queue[s - 1][f][j][rz + dz];
+          for (int dz = -rz; dz <= rz; ++dz) window[f * box + (dz + rz) * walk_pitch + ry * wx + rx] = queue[s - 1][f][j][rz + dz];
 #pragma unroll
           for (int n = 0; n < neighbours; ++n) {
             const bool along_x = n < 2 * rx;
             const int m = along_x ? n : n - 2 * rx, r = along_x ? rx : ry;
             const int offset = m < r ? m - r : m - r + 1;
-            const int i = rz * wy * wx + (ry + (along_x ? 0 : offset)) * wx + rx + (along_x ? offset : 0);
+            const int i = rz * walk_pitch + (ry + (along_x ? 0 : offset)) * wx + rx + (along_x ? offset : 0);
             window[f * box + i] = source[f * Shape::plane + neighbour[j][n]];
           }
         }
         // Read-only fields at the cell (clamped into the buffer: cells
         // outside it are never valid).
-        const long long constant_at = static_cast<long long>(clamp_to(p, 0, g.padded[2])) * stride_z +
-                                      static_cast<long long>(clamp_to(y0 + by_first + j, 0, g.padded[1])) * stride_y +
+        const long long constant_at = static_cast<long long>(clamp_to(p, 0, g.padded[walk])) * walk_stride +
+                                      static_cast<long long>(clamp_to(y0 + by_first + j, 0, g.padded[across_y])) * across_stride +
                                       clamp_to(px, 0, g.padded[0]);
-        const Neighbourhood<T> n{window + centre, wx, wx * wy, box, constant_plane ? constant_plane + constant_at : nullptr,
+        const Neighbourhood<T> n{window + centre, wx, wx * win_y, box, constant_plane ? constant_plane + constant_at : nullptr,
                                  g.constant_field_stride, step, stride_y, stride_z};
         values[j] = update_values(stencil, n);
       }
@@ -258,7 +272,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
             const int py = y0 + by_first + j;
             if (py < tile_y0 || py >= tile_y_end) continue;
 #pragma unroll
-            for (int f = 0; f < fields; ++f) out[f * g.padded_cells + p * stride_z + py * stride_y + px] = values[j][f];
+            for (int f = 0; f < fields; ++f) out[f * g.padded_cells + p * walk_stride + py * across_stride + px] = values[j][f];
           }
         }
       } else {
@@ -271,7 +285,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
             for (int q = 0; q < depth - 1; ++q) queue[s][f][j][q] = queue[s][f][j][q + 1];
             queue[s][f][j][depth - 1] = values[j][f];
             // Clamp: the planes below the domain are its first plane.
-            if (clamp_boundary && p == g.inside_lo[2]) {
+            if (clamp_boundary && p == g.inside_lo[walk]) {
 #pragma unroll
               for (int q = depth - 1 - rz; q < depth - 1; ++q) queue[s][f][j][q] = values[j][f];
             }

@@ -186,7 +186,8 @@ void launch_plane_trapezoid(const S& stencil, const typename S::value_type* in, 
 }
 
 template <Stencil S>
-using RegisterTrapezoidPolicyOf = typename RegisterTrapezoidPolicyFor<static_cast<int>(sizeof(typename S::value_type))>::type;
+using RegisterTrapezoidPolicyOf =
+    typename RegisterTrapezoidPolicyFor<S::dims, static_cast<int>(sizeof(typename S::value_type))>::type;
 
 // One launch of the 3-D register trapezoid for K = g.steps steps over g's region.
 template <Stencil S, typename Policy, int K>
@@ -198,8 +199,8 @@ void launch_register_trapezoid_k(const S& stencil, const typename S::value_type*
                               g.region_hi[2] - g.region_lo[2]};
   if (cells[0] <= 0 || cells[1] <= 0 || cells[2] <= 0) return;
   const dim3 blocks(static_cast<unsigned>((cells[0] + Shape::tile_x - 1) / Shape::tile_x),
-                    static_cast<unsigned>((cells[1] + Shape::tile_y - 1) / Shape::tile_y),
-                    static_cast<unsigned>((cells[2] + Policy::planes - 1) / Policy::planes));
+                    static_cast<unsigned>((cells[Shape::across_y] + Shape::tile_y - 1) / Shape::tile_y),
+                    static_cast<unsigned>((cells[Shape::walk] + Policy::planes - 1) / Policy::planes));
   const dim3 threads(Policy::threads_x, Policy::threads_y, 1);
   constexpr auto bytes = static_cast<int>(Shape::shared_bytes);
   auto* kernel = &plane_register_trapezoid_kernel<S, Policy, K>;
@@ -213,7 +214,7 @@ void launch_register_trapezoid_k(const S& stencil, const typename S::value_type*
 // Whether the register trapezoid takes K steps of S under Policy.
 template <Stencil S, typename Policy, int K>
 constexpr bool register_trapezoid_usable() {
-  if constexpr (K < 2 || K > register_trapezoid_max_k) {
+  if constexpr (!register_trapezoid_takes(S::dims, K)) {
     return false;
   } else {
     return RegisterTrapezoidShape<S, Policy, K>::usable &&
@@ -221,8 +222,8 @@ constexpr bool register_trapezoid_usable() {
   }
 }
 
-// g.steps from 2 to register_trapezoid_max_k, each its own kernel; false if
-// the register trapezoid cannot take them (the caller then uses another kernel).
+// g.steps among register_trapezoid_takes' heights, each its own kernel; false
+// if the register trapezoid cannot take them (the caller then uses another kernel).
 template <Stencil S, typename Policy = RegisterTrapezoidPolicyOf<S>, int K = 2>
 bool launch_register_trapezoid(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
                                const typename S::value_type* constants, const LaunchGeometry& g,
@@ -242,22 +243,24 @@ bool launch_register_trapezoid(const S& stencil, const typename S::value_type* i
   }
 }
 
-// One launch of k = g.steps steps: a single-step kernel for one; for more, in
-// 3-D the register trapezoid (star stencils) or the plane trapezoid, and the
-// box trapezoid otherwise.
+// One launch of k = g.steps steps: a single-step kernel for one; for more,
+// the register trapezoid for 2-D and 3-D star stencils (the heights it
+// takes), else the plane trapezoid in 3-D and the box trapezoid otherwise.
 template <Stencil S>
 void launch_steps(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
                   const typename S::value_type* constants, const LaunchGeometry& g, typename S::value_type outside,
                   cudaStream_t stream) {
   if (g.steps == 1) {
     launch_single_step(stencil, in, out, constants, g, outside, stream);
-  } else if constexpr (S::dims == 3) {
-    if constexpr (S::shape.kind == ShapeKind::star) {
+  } else {
+    if constexpr (S::dims >= 2 && S::shape.kind == ShapeKind::star) {
       if (launch_register_trapezoid(stencil, in, out, constants, g, outside, stream)) return;
     }
-    launch_plane_trapezoid(stencil, in, out, constants, g, outside, stream);
-  } else {
-    launch_trapezoid_kernel(stencil, in, out, constants, g, outside, stream);
+    if constexpr (S::dims == 3) {
+      launch_plane_trapezoid(stencil, in, out, constants, g, outside, stream);
+    } else {
+      launch_trapezoid_kernel(stencil, in, out, constants, g, outside, stream);
+    }
   }
 }
 
