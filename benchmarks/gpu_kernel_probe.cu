@@ -170,6 +170,16 @@ int main(int argc, char** argv) {
   // 3-D single step with the z-neighbours in registers (plane_register_kernel.cuh):
   // threads x, threads y, rows per thread, planes per block, blocks per multiprocessor.
   variants3.push_back(plane_register<J3, PlaneStreamPolicy<64, 2, 8, 64, 4>>("jacobi3d", "t64x2 r8 p64 b4", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<64, 2, 8, 64, 4, 2>>("jacobi3d", "t64x2 r8 p64 b4 a2", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<64, 8, 4, 64, 1, 2>>("jacobi3d", "t64x8 r4 p64 b1 a2", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<128, 2, 4, 64, 4, 2>>("jacobi3d", "t128x2 r4 p64 b4 a2", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<128, 2, 4, 128, 4, 2>>("jacobi3d", "t128x2 r4 p128 b4 a2", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<128, 2, 8, 64, 2, 1>>("jacobi3d", "t128x2 r8 p64 b2 a1", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<128, 4, 2, 64, 4, 2>>("jacobi3d", "t128x4 r2 p64 b4 a2", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<256, 1, 4, 64, 4, 2>>("jacobi3d", "t256x1 r4 p64 b4 a2", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<256, 2, 2, 64, 4, 2>>("jacobi3d", "t256x2 r2 p64 b4 a2", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<256, 1, 8, 64, 2, 1>>("jacobi3d", "t256x1 r8 p64 b2 a1", cube));
+  variants3.push_back(plane_register<J3, PlaneStreamPolicy<512, 1, 4, 64, 2, 2>>("jacobi3d", "t512x1 r4 p64 b2 a2", cube));
   variants3.push_back(plane_trapezoid<J3, PlaneTrapezoidPolicy<64, 16, 64, 4, 64>>("jacobi3d", "64x16 t64x4 (default)", cube, 2));
   // The 3-D register trapezoid (plane_register_trapezoid_kernel.cuh): threads
   // x, threads y, rows per thread (box = threads x by threads y * rows),

@@ -114,6 +114,16 @@ constexpr long long smem_bytes(const int radius[3], int k, int fields) {
   return box * fields * static_cast<long long>(sizeof(T)) * (k >= 2 ? 2 : 1);
 }
 
+// The 3-D single step for star stencils (plane_register_kernel.cuh): rows of
+// 256 cells, 8 rows a thread, two blocks per multiprocessor, the next plane in
+// flight. On the H100 (jacobi3d 512^3) 0.783x the copy roofline against the
+// plane-stream kernel's 0.701x; narrower rows and more planes in flight were
+// slower (docs/PERF.md).
+template <int ElementBytes>
+struct PlaneRegisterPolicyFor {
+  using type = PlaneStreamPolicy<256, 1, 8, 64, 2, 1>;
+};
+
 // The 3-D trapezoid kernel's policy (plane_trapezoid_kernel.cuh): a block's
 // box across x and y (its output tile plus a ghost ring of r*k per side) and
 // its threads, one pass across x (threads_x == box_x), and the planes of z a

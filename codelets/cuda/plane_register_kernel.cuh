@@ -2,8 +2,8 @@
 // A 3-D single step for star-shaped stencils ("2.5-D blocking"): a block owns
 // a column of the domain (threads_x by threads_y * rows cells across,
 // `planes` deep) and walks it along z. A thread keeps the z-neighbours of its
-// own cells in registers (2r_z + 2 planes of them: one more than a step reads,
-// so the next plane's loads are in flight while this one is computed); only
+// own cells in registers (2r_z + 1 + P::prefetch planes of them: more than a
+// step reads, so the next planes' loads are in flight while this one is computed); only
 // the current plane, with its ghost ring, goes through shared memory, once,
 // for the x and y neighbours. Against plane_stream_kernel.cuh (2r_z + 2 planes
 // in shared memory, each stored twice) this stores one plane per plane and
@@ -32,7 +32,7 @@ struct PlaneRegisterShape {
   static constexpr int plane = pitch_x * pitch_y;
   static constexpr int ring_cells = plane - tile_x * tile_y;               // the ghost ring of a plane
   static constexpr int ring_loads = (ring_cells + P::threads - 1) / P::threads;  // per thread
-  static constexpr int depth = 2 * rz + 2;                                 // planes a thread keeps
+  static constexpr int depth = 2 * rz + 1 + P::prefetch;                   // planes a thread keeps
   static constexpr int fields = updated_fields_of<S>;
   static constexpr long long shared_bytes = static_cast<long long>(fields) * 2 * plane * sizeof(typename S::value_type);
   static constexpr bool usable = S::dims == 3 && S::shape.kind == ShapeKind::star;
@@ -133,7 +133,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
 #pragma unroll
     for (int j = 0; j < rows; ++j) {
 #pragma unroll
-      for (int f = 0; f < fields; ++f) own[f][j][depth - 1] = load(own_column[j], own_outside[j], z + rz + 1, f);
+      for (int f = 0; f < fields; ++f) own[f][j][depth - 1] = load(own_column[j], own_outside[j], z + rz + P::prefetch, f);
     }
 #pragma unroll
     for (int l = 0; l < ring_loads; ++l) {

@@ -141,14 +141,21 @@ void launch_plane_register(const S& stencil, const typename S::value_type* in, t
   TRAPEZE_CUDA_CHECK_LAUNCH("plane_register_kernel");
 }
 
-// One step over g's region: 3-D stencils stream planes through shared memory,
-// the others read device memory directly (their neighbours share cache lines).
+template <Stencil S>
+using PlaneRegisterPolicyOf = typename PlaneRegisterPolicyFor<static_cast<int>(sizeof(typename S::value_type))>::type;
+
+// One step over g's region: 3-D star stencils keep z in registers, other 3-D
+// stencils stream planes through shared memory, the others read device memory
+// directly (their neighbours share cache lines).
 template <Stencil S>
 void launch_single_step(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
                         const typename S::value_type* constants, const LaunchGeometry& g,
                         typename S::value_type outside, cudaStream_t stream) {
   // A ring of planes too large for one block (many fields, a wide radius) falls back to the register kernel.
-  if constexpr (S::dims == 3 && PlaneStreamShape<S, PlaneStreamPolicyOf<S>>::shared_bytes <= shared_memory_per_block) {
+  if constexpr (S::dims == 3 && PlaneRegisterShape<S, PlaneRegisterPolicyOf<S>>::usable &&
+                PlaneRegisterShape<S, PlaneRegisterPolicyOf<S>>::shared_bytes <= shared_memory_per_block) {
+    launch_plane_register<S, PlaneRegisterPolicyOf<S>>(stencil, in, out, constants, g, outside, stream);
+  } else if constexpr (S::dims == 3 && PlaneStreamShape<S, PlaneStreamPolicyOf<S>>::shared_bytes <= shared_memory_per_block) {
     launch_plane_stream(stencil, in, out, constants, g, outside, stream);
   } else {
     launch_register_step(stencil, in, out, constants, g, outside, stream);
