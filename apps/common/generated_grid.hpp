@@ -42,8 +42,8 @@ AppGrid<T> app_grid(const CommonOptions& options, const trapeze::Extent& extent,
     return {std::move(grid), nullptr};
   }
   auto checksum = std::make_shared<trapeze::FieldChecksum>();
-  const trapeze::Extent n = trapeze::checked_domain(extent, dims);
-  auto linear = [n](trapeze::Index x, trapeze::Index y, trapeze::Index z) { return x + n[0] * (y + n[1] * z); };
+  const trapeze::Strides strides = trapeze::Strides::of(trapeze::checked_domain(extent, dims));
+  auto linear = [strides](trapeze::Index x, trapeze::Index y, trapeze::Index z) { return strides.offset(x, y, z); };
   trapeze::GridRows<T> rows{
       [value, linear](int, trapeze::Index x, trapeze::Index y, trapeze::Index z, trapeze::Index count, T* out) {
         const trapeze::Index first = linear(x, y, z);

@@ -88,7 +88,7 @@ struct StreamPolicyFor<3, ElementBytes> {
 // threads_x by threads_y threads walks `planes` planes of a tile threads_x by
 // threads_y * rows cells across (each thread `rows` cells one above the other:
 // more loads in flight per barrier).
-template <int ThreadsX, int ThreadsY, int Rows, int Planes, int MinBlocks = 1, int Prefetch = 1, int Unroll = 1>
+template <int ThreadsX, int ThreadsY, int Rows, int Planes, int MinBlocks = 1, int Prefetch = 1>
 struct PlaneStreamPolicy {
   static constexpr int threads_x = ThreadsX, threads_y = ThreadsY, threads_z = 1;
   static constexpr int threads = ThreadsX * ThreadsY;
@@ -96,7 +96,6 @@ struct PlaneStreamPolicy {
   static constexpr int planes = Planes;
   static constexpr int min_blocks = MinBlocks;
   static constexpr int prefetch = Prefetch;  // planes whose loads are in flight during a plane's arithmetic
-  static constexpr int unroll = Unroll;      // planes per turn of the walk's loop (the register trapezoid's)
 };
 
 template <int ElementBytes>

@@ -187,10 +187,6 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
     }
   }
   __syncthreads();  // the constants' cells
-  // Unrolled by the queue's depth (P::unroll), the compiler can rename the
-  // queue's registers instead of moving each value down a slot every plane,
-  // at the price of more registers.
-#pragma unroll P::unroll
   for (int t = t_first; t < t_end; ++t) {
     // Step 0: input plane t, already loaded; plane t + ahead's loads go out now.
 #pragma unroll

@@ -196,7 +196,7 @@ template <Stencil S>
 using RegisterTrapezoidPolicyOf =
     typename RegisterTrapezoidPolicyFor<S::dims, static_cast<int>(sizeof(typename S::value_type))>::type;
 
-// One launch of the 3-D register trapezoid for K = g.steps steps over g's region.
+// One launch of the register trapezoid (2-D or 3-D) for K = g.steps steps over g's region.
 template <Stencil S, typename Policy, int K>
 void launch_register_trapezoid_k(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
                                  const typename S::value_type* constants, const LaunchGeometry& g,

@@ -160,9 +160,11 @@ class TileStore {
       strips_.push_back(std::move(versions));
     }
     scratch_ = DataHandle::vector(nullptr, static_cast<std::size_t>(scratch_cells_), sizeof(T), false);
-    std::size_t grid_bytes = 0;  // a generated grid has none to give back
-    for (int f = 0; f < grid.updated_count() && !grid.is_generated(); ++f) grid_bytes += grid.updated(f).size() * sizeof(T);
-    for (int c = 0; c < grid.constant_count() && !grid.is_generated(); ++c) grid_bytes += grid.constant(c).size() * sizeof(T);
+    std::size_t grid_bytes = 0;
+    if (!grid.is_generated()) {  // a generated grid has no pages to give back
+      for (int f = 0; f < grid.updated_count(); ++f) grid_bytes += grid.updated(f).size() * sizeof(T);
+      for (int c = 0; c < grid.constant_count(); ++c) grid_bytes += grid.constant(c).size() * sizeof(T);
+    }
     // Bands of one tile share their slices of the grid with other bands:
     // none may give the grid's pages back.
     release_pages_ = grid_bytes >= release_threshold_bytes && !in_starpu_memory_;
