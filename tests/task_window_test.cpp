@@ -3,6 +3,9 @@
 // window up, and the result is exactly the sequential reference's.
 #include <gtest/gtest.h>
 
+#include <starpu.h>
+
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -10,6 +13,7 @@
 #include "stencils/jacobi2d.hpp"
 #include "stencils/pathfinder.hpp"
 #include "trapeze/runtime.hpp"
+#include "trapeze/task_window.hpp"
 
 namespace {
 
@@ -124,6 +128,109 @@ TEST(TaskWindow, RejectsNegativeWindow) {
   } catch (const trapeze::Error& e) {
     EXPECT_NE(std::string(e.what()).find("-5"), std::string::npos) << e.what();
   }
+}
+
+// A task that holds its worker until the test opens the gate (a stand-in for
+// a task StarPU cannot start or finish), or for a fixed time.
+struct Gate {
+  std::atomic<bool> open{false};
+  int hold_ms = -1;  // >= 0: finish after this long, gate or not
+};
+
+void held_task(void*[], void* arg) {
+  auto* gate = static_cast<Gate*>(arg);
+  const auto start = std::chrono::steady_clock::now();
+  while (!gate->open.load()) {
+    if (gate->hold_ms >= 0 && std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(gate->hold_ms)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+void count_done(void* window) { static_cast<trapeze::TaskWindow*>(window)->task_done(); }
+
+// A window whose units are `tasks` held tasks, one a unit.
+struct HeldTasks {
+  starpu_codelet codelet{};
+  Gate gate;
+  int left;
+  trapeze::TaskWindow window;
+  explicit HeldTasks(int tasks)
+      : left(tasks), window(2, [this] { return submit_one(); }, [this] { return left > 0; }) {
+    starpu_codelet_init(&codelet);
+    codelet.cpu_funcs[0] = &held_task;
+    codelet.nbuffers = 0;
+  }
+  bool submit_one() {
+    window.task_submitted();
+    starpu_task* task = starpu_task_create();
+    task->cl = &codelet;
+    task->cl_arg = &gate;
+    task->callback_func = &count_done;
+    task->callback_arg = &window;
+    if (starpu_task_submit(task) != 0) ADD_FAILURE() << "submit failed";
+    return --left > 0;
+  }
+};
+
+TEST(TaskWindow, StallGuardCallsItsHandlerWhenNoTaskCompletes) {
+  trapeze::Runtime runtime({"lws", 2});
+  HeldTasks run(1);
+  std::atomic<int> stalls{0};
+  double idle = 0;
+  run.window.guard_stalls(1.0, [&](double seconds) {
+    idle = seconds;
+    ++stalls;
+    run.gate.open = true;  // the handler ends the stall (the runtime's ends the process)
+  });
+  {
+    auto submission = run.window.lock_submission();
+    run.window.fill(submission, false);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  run.window.wait_until_done();
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(stalls.load(), 1);
+  EXPECT_GE(idle, 1.0);
+  EXPECT_LT(waited, 10.0);
+  EXPECT_EQ(run.window.completed(), 1);
+}
+
+TEST(TaskWindow, StallGuardStaysQuietWhileTasksKeepCompleting) {
+  trapeze::Runtime runtime({"lws", 2});
+  // Six tasks of 0.4 s, two at a time: 1.2 s in all, never 1 s without a completion.
+  HeldTasks run(6);
+  run.gate.hold_ms = 400;
+  std::atomic<int> stalls{0};
+  run.window.guard_stalls(1.0, [&](double) {
+    ++stalls;
+    run.gate.open = true;
+  });
+  {
+    auto submission = run.window.lock_submission();
+    run.window.fill(submission, false);
+  }
+  run.window.wait_until_done();
+  EXPECT_EQ(stalls.load(), 0);
+  EXPECT_EQ(run.window.completed(), 6);
+}
+
+TEST(OutOfCore, StallSecondsComeFromTheEnvironmentAndBadValuesAreNamed) {
+  unsetenv("TRAPEZE_STALL_SECONDS");
+  EXPECT_EQ(trapeze::stall_seconds_from_environment(), 60.0);
+  setenv("TRAPEZE_STALL_SECONDS", "2.5", 1);
+  EXPECT_EQ(trapeze::stall_seconds_from_environment(), 2.5);
+  setenv("TRAPEZE_STALL_SECONDS", "0", 1);
+  EXPECT_EQ(trapeze::stall_seconds_from_environment(), 0.0);
+  for (const char* bad : {"-1", "soon", "5s", "nan"}) {
+    setenv("TRAPEZE_STALL_SECONDS", bad, 1);
+    try {
+      trapeze::stall_seconds_from_environment();
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const trapeze::InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("'") + bad + "'"), std::string::npos) << e.what();
+    }
+  }
+  unsetenv("TRAPEZE_STALL_SECONDS");
 }
 
 }  // namespace

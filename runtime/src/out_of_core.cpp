@@ -3,8 +3,15 @@
 #include <starpu.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <utility>
+
+#include "trapeze/error.hpp"
+#include "trapeze/memory_limits.hpp"
 
 namespace trapeze {
 
@@ -18,6 +25,33 @@ double gpu_memory_bytes() {
     smallest = smallest == 0 ? static_cast<double>(total) : std::min(smallest, static_cast<double>(total));
   }
   return smallest;
+}
+
+double stall_seconds_from_environment() {
+  constexpr double default_seconds = 60;
+  const char* text = std::getenv("TRAPEZE_STALL_SECONDS");
+  if (!text || !*text) return default_seconds;
+  char* end = nullptr;
+  errno = 0;
+  const double seconds = std::strtod(text, &end);
+  if (errno != 0 || *end != '\0' || !std::isfinite(seconds) || seconds < 0) {
+    throw InvalidArgument(std::string("TRAPEZE_STALL_SECONDS must be a number of seconds >= 0 (0: never), got '") +
+                          text + "'");
+  }
+  return seconds;
+}
+
+void abandon_stalled_run(double idle_seconds, double gpu_memory_bytes) {
+  const std::string where =
+      gpu_memory_bytes > 0 ? "the " + format_bytes(gpu_memory_bytes) + " StarPU may use on each GPU (STARPU_LIMIT_CUDA_MEM)"
+                           : "the memory StarPU may use (STARPU_LIMIT_CPU_MEM)";
+  std::fprintf(stderr,
+               "%s: error: no task finished for %.0f s of an out-of-core run: StarPU's memory manager cannot make room "
+               "in %s; give it more memory or smaller tiles (TRAPEZE_STALL_SECONDS sets this limit)\n",
+               program_invocation_short_name, idle_seconds, where.c_str());
+  std::fflush(stderr);
+  std::fflush(stdout);
+  std::_Exit(3);
 }
 
 double host_gpu_seconds_per_byte() {

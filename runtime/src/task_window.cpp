@@ -41,9 +41,51 @@ void TaskWindow::task_done() {
   if (left == capacity_ / 2 || left == 0) count_changed_.notify_all();
 }
 
+namespace {
+
+// Watches a window's completions from the waiting thread's once-a-second
+// wake-ups: the time since the completed count last moved.
+class StallWatch {
+ public:
+  using clock = std::chrono::steady_clock;
+  StallWatch(const TaskWindow& window, double seconds, const std::function<void(double)>& on_stall)
+      : window_(window), seconds_(seconds), on_stall_(on_stall), seen_(window.completed()), since_(clock::now()) {}
+
+  void check() {
+    if (seconds_ <= 0 || !on_stall_) return;
+    const auto now = clock::now();
+    const Index done = window_.completed();
+    if (done != seen_ || window_.in_flight() == 0) {
+      seen_ = done;
+      since_ = now;
+      return;
+    }
+    const double idle = std::chrono::duration<double>(now - since_).count();
+    if (idle >= seconds_) {
+      since_ = now;  // a handler that returns is asked again only after another stall
+      on_stall_(idle);
+    }
+  }
+
+ private:
+  const TaskWindow& window_;
+  double seconds_;
+  const std::function<void(double)>& on_stall_;
+  Index seen_;
+  clock::time_point since_;
+};
+
+}  // namespace
+
+void TaskWindow::guard_stalls(double seconds, std::function<void(double)> on_stall) {
+  stall_seconds_ = seconds;
+  on_stall_ = std::move(on_stall);
+}
+
 void TaskWindow::wait_until_submitted(const std::function<void()>& tick) {
   using clock = std::chrono::steady_clock;
   auto next_tick = clock::now() + std::chrono::seconds(1);
+  StallWatch stalls(*this, stall_seconds_, on_stall_);
   for (;;) {
     {
       auto submission = lock_submission();
@@ -60,6 +102,7 @@ void TaskWindow::wait_until_submitted(const std::function<void()>& tick) {
     }
     if (clock::now() >= next_tick) {
       if (tick) tick();
+      stalls.check();
       next_tick = clock::now() + std::chrono::seconds(1);
     }
   }
@@ -67,14 +110,14 @@ void TaskWindow::wait_until_submitted(const std::function<void()>& tick) {
 
 void TaskWindow::wait_until_done(const std::function<void()>& tick) {
   wait_until_submitted(tick);
+  StallWatch stalls(*this, stall_seconds_, on_stall_);
   std::unique_lock count(count_mutex_);
   while (completed_.load() < submitted_.load()) {
     count_changed_.wait_for(count, std::chrono::seconds(1));
-    if (tick) {
-      count.unlock();
-      tick();
-      count.lock();
-    }
+    count.unlock();
+    if (tick) tick();
+    stalls.check();
+    count.lock();
   }
 }
 

@@ -12,6 +12,19 @@ namespace trapeze {
 // honoured); 0 without a CUDA worker. Needs a started Runtime.
 double gpu_memory_bytes();
 
+// Seconds an out-of-core run may go without any task completing before it
+// is abandoned (abandon_stalled_run): TRAPEZE_STALL_SECONDS, default 60, 0
+// never. Throws InvalidArgument naming a value that is not a number >= 0.
+double stall_seconds_from_environment();
+
+// Ends the process after one line on stderr saying that no task finished for
+// `idle_seconds` of an out-of-core run and what to change. At small GPU
+// memory caps StarPU's memory manager can wait for room forever (measured
+// in docs/PERF.md, "small caps"); no StarPU call can cancel the tasks it
+// holds, nor can starpu_shutdown() return, so exiting is the only way the
+// run ends. Exit status 3.
+[[noreturn]] void abandon_stalled_run(double idle_seconds, double gpu_memory_bytes);
+
 // Seconds per byte between main memory and the slowest-linked GPU, the
 // slower direction, from StarPU's bus calibration (made once per machine and
 // kept under STARPU_HOME, like the height models' profiles); 0 without a GPU.

@@ -63,6 +63,12 @@ class StencilRun {
     steps_submitted_ = plan.first_step;
     init_codelets();
     if (uses_cuda()) check_tiles_fit_gpus();
+    if (out_of_core()) {
+      window_.guard_stalls(stall_seconds_from_environment(),
+                           [memory = uses_cuda() ? gpu_memory_bytes() : 0.0](double idle) {
+                             abandon_stalled_run(idle, memory);
+                           });
+    }
     placements_ = place_tiles(tiling_, S::shape, tiles_.halo_layout(), workers_of(stage_codelet_.where), tiles_.owners());
     for (int t = 0; t < tiling_.count(); ++t) progress_[t].run = this, progress_[t].tile = t;
   }
@@ -220,6 +226,16 @@ class StencilRun {
                             format_bytes(memory) + " StarPU may use there (STARPU_LIMIT_CUDA_MEM); choose smaller "
                             "tiles or a smaller height");
     }
+  }
+
+  // Tiles stream through a memory smaller than the domain: written back
+  // after each stage, or more than the GPUs hold.
+  bool out_of_core() const {
+    if (plan_.stream_tiles) return true;
+    if (!uses_cuda()) return false;
+    const double memory = gpu_memory_bytes();
+    return memory > 0 &&
+           tiles_.all_tiles_device_bytes(constant_fields_of<S>) > memory * std::max(1, runtime_.cuda_worker_count());
   }
 
   static Plan checked(const Plan& plan, const Grid<T>& grid) {

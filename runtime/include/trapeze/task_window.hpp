@@ -82,6 +82,13 @@ class TaskWindow {
   // Forgets the pending units (error paths: let what is in StarPU finish).
   void drop_pending();
 
+  // From now on the waiting thread calls `on_stall(idle seconds)` when tasks
+  // are in flight and none has completed for `seconds` (0: never). For runs
+  // that can wedge StarPU: out of core at a small GPU memory cap its memory
+  // manager can wait for room forever (docs/PERF.md, "small caps"), and a
+  // wait that never returns is worse than an error. Set before waiting.
+  void guard_stalls(double seconds, std::function<void(double)> on_stall);
+
   Index capacity() const { return capacity_; }
   Index submitted() const { return submitted_.load(); }
   Index completed() const { return completed_.load(); }
@@ -101,6 +108,8 @@ class TaskWindow {
   std::atomic<Index> submitted_{0};
   std::atomic<Index> completed_{0};
   std::atomic<Index> peak_in_flight_{0};
+  double stall_seconds_ = 0;
+  std::function<void(double)> on_stall_;
 };
 
 }  // namespace trapeze
