@@ -40,6 +40,9 @@ struct SmithWaterman {
     const std::int32_t diagonal = at.up_left.h + scores[query * max_alphabet + target];
     return {max(max(0, diagonal), max(e, f)), e, f};
   }
+  // Whole stripes of 16 rows in 16-bit AVX2 lanes (smith_waterman_rows.cpp),
+  // where the tile's scores cannot reach 16 bits; 0 rows otherwise.
+  trapeze::Index cpu_rows(const trapeze::WavefrontTileCells<SmithWaterman>& tile, std::int32_t& best) const;
   void fold(std::int32_t& best, const AlignmentCell& cell) const { best = max(best, cell.h); }
   void merge(std::int32_t& best, std::int32_t other) const { best = max(best, other); }
 

@@ -203,6 +203,13 @@ void wavefront_tile_cpu(void* buffers[], void* cl_arg) {
   // Each lane folds its own cells from the fold's identity (Result{}), merged after.
   Result lane_results[wavefront_lanes]{};
   Index row = 0;
+  if constexpr (HasCpuRows<W> && !has_input_v<cell_input_of<W>>) {
+    if (!args.output) {
+      const WavefrontTileCells<W> cells{args.first_row, args.first_column, args.rows, args.columns,
+                                        view.top,       view.left,          view.row_inputs, view.column_inputs};
+      row = wavefront.cpu_rows(cells, folded);
+    }
+  }
   // A stripe pays lanes - 1 steps of ramp; below that many columns the rows go one by one.
   if (args.columns >= wavefront_lanes) {
     for (; row + wavefront_lanes <= args.rows; row += wavefront_lanes) {

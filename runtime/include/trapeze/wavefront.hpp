@@ -132,6 +132,35 @@ struct WavefrontResume {
 template <Wavefront W>
 using WavefrontCheckpoint = WavefrontResume<W>;
 
+// One tile task's cells as the CPU codelet holds them, for a wavefront that
+// brings its own CPU routine for whole rows of a tile (SIMD the generic
+// codelet's lanes cannot reach, e.g. Smith-Waterman in 16-bit lanes):
+//
+//   Index cpu_rows(const trapeze::WavefrontTileCells<W>& tile, result_of<W>& folded) const;
+//
+// computes rows [0, n) of the tile, folds their cells into `folded`, leaves
+// the strips as the codelet leaves them after those rows (top: the cell left
+// of row n - 1, then row n - 1; left[0, n): the tile's last column) and
+// returns n, 0 where it does not apply. The codelet computes rows [n, rows)
+// from there. Asked only for tasks that keep no output and read no cell input.
+// (Not constrained: the wavefront names it while it is still incomplete.)
+template <typename W>
+struct WavefrontTileCells {
+  Index first_row = 0;  // global coordinates of the tile's top-left cell
+  Index first_column = 0;
+  Index rows = 0;
+  Index columns = 0;
+  typename W::value_type* top = nullptr;   // columns + 1 values, the cell left of the row above first
+  typename W::value_type* left = nullptr;  // rows values
+  const row_input_of<W>* row_inputs = nullptr;        // rows values (null without row inputs)
+  const column_input_of<W>* column_inputs = nullptr;  // columns values (null without column inputs)
+};
+
+template <typename W>
+concept HasCpuRows = requires(const W w, const WavefrontTileCells<W>& tile, result_of<W>& folded) {
+  { w.cpu_rows(tile, folded) } -> std::convertible_to<Index>;
+};
+
 // StarPU priority of a tile task `remaining` tiles from the end of the
 // wavefront's critical path (of `longest` tiles after the first): the
 // farther from the end, the sooner it should run. Spread over the policy's
