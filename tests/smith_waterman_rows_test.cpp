@@ -100,10 +100,10 @@ TEST(SmithWatermanRows, EveryStripValueAndTheBestEqualTheCellUpdate) {
   GTEST_SKIP() << "built without AVX2: cpu_rows always leaves the rows to the generic codelet";
 #endif
   std::uint64_t seed = 1;
-  int checked = 0;
+  int checked = 0, in_8_bits = 0, in_16_bits = 0;
   for (const Scoring& s : scorings) {
     const auto w = apps::make_smith_waterman(s.alphabet, s.match, s.mismatch, s.open, s.extend);
-    for (Index rows : {16, 32, 37, 64}) {
+    for (Index rows : {16, 32, 37, 48, 64}) {
       for (Index columns : {1, 2, 15, 16, 17, 100, 333}) {
         for (std::int32_t highest : {0, 40, 3000}) {
           Tile simd = random_tile(rows, columns, s.alphabet, highest, w, seed++);
@@ -112,7 +112,16 @@ TEST(SmithWatermanRows, EveryStripValueAndTheBestEqualTheCellUpdate) {
           const Index done = simd_rows(w, simd, best);
           const std::string what = std::to_string(rows) + "x" + std::to_string(columns) + " open " +
                                    std::to_string(s.open) + " highest " + std::to_string(highest);
-          ASSERT_EQ(done, rows / 16 * 16) << what;
+          // 32-row stripes of 8-bit lanes while the strips entering hold
+          // less than 127, else 16-row stripes of 16-bit lanes.
+          // (Or 16-bit stripes when a score of the tile reached 127.)
+          const bool eight_bits = highest < 127 && s.open < 114 && rows >= 32;
+          if (eight_bits && done == rows / 32 * 32) {
+            ++in_8_bits;
+          } else {
+            ASSERT_EQ(done, rows / 16 * 16) << what;
+            ++in_16_bits;
+          }
           const std::int32_t want_best = std::max(7, rows_one_by_one(w, scalar, done));
           EXPECT_EQ(best, want_best) << what;
           expect_same_cells(simd.top, scalar.top, what + " top strip");
@@ -122,7 +131,28 @@ TEST(SmithWatermanRows, EveryStripValueAndTheBestEqualTheCellUpdate) {
       }
     }
   }
-  EXPECT_EQ(checked, 5 * 4 * 7 * 3);
+  EXPECT_EQ(checked, 5 * 5 * 7 * 3);
+  EXPECT_GT(in_8_bits, checked / 3);
+  EXPECT_GT(in_16_bits, checked / 3);
+}
+
+TEST(SmithWatermanRows, TilesThatReachTheTopOf8BitsAreRedoneIn16) {
+#if !defined(__AVX2__)
+  GTEST_SKIP() << "built without AVX2";
+#endif
+  // Identical sequences: the diagonal climbs 2 a cell from 100 and passes
+  // 127 within the tile's first stripe of 32 rows.
+  const auto w = apps::make_smith_waterman(apps::Alphabet::dna, 2, -3, 5, 2);
+  Tile simd = random_tile(64, 64, apps::Alphabet::dna, 0, w, 77);
+  simd.target = simd.query;
+  simd.top[0].h = 100;
+  Tile scalar = simd;
+  std::int32_t best = 0;
+  ASSERT_EQ(simd_rows(w, simd, best), 64);  // 16-bit stripes: all 64 rows
+  EXPECT_EQ(best, rows_one_by_one(w, scalar, 64));
+  EXPECT_EQ(best, 100 + 2 * 64);
+  expect_same_cells(simd.top, scalar.top, "top strip");
+  expect_same_cells(simd.left, scalar.left, "left strip");
 }
 
 TEST(SmithWatermanRows, ScoresNearTheTopOf16BitsStayExact) {
