@@ -23,6 +23,7 @@ struct WavefrontTileArgs {
   Index rows;
   Index columns;
   bool output;         // the task writes its cells to an output matrix
+  int hyper_tile_width;  // GPU: steps per hyper-tile (WavefrontPlan::hyper_tile_width)
 };
 
 }  // namespace trapeze

@@ -22,7 +22,7 @@ programs=()
 # reference) would take a sixth of the 64 MiB a GPU run may carry. So do the
 # suites of CPU workers alone (tilings, partitions, files, checksums, the CPU
 # equality and dependency suites): a GPU machine runs them no differently.
-for p in "$build"/apps/{jacobi2d,jacobi3d,hotspot,life,pathfinder,himeno,cip,sor,heat2d} "$build"/tests/*_test "$build"/benchmarks/*; do
+for p in "$build"/apps/{jacobi2d,jacobi3d,hotspot,life,pathfinder,himeno,cip,sor,heat2d,smith-waterman,dtw} "$build"/tests/*_test "$build"/benchmarks/*; do
   case "$(basename "$p")" in
     wavefront_test|smith_waterman_vs_parasail) continue ;;
     tiling_test|partition_test|png_image_test|hdf5_fields_test|generated_grid_test) continue ;;
@@ -75,6 +75,7 @@ export STARPU_NCPU=${STARPU_NCPU:-2}
 status=0
 "$here/run.sh" gpu_equality_test --gtest_filter=-GpuSanitizer.* || status=1
 "$here/run.sh" gpu_sweep_test || status=1
+"$here/run.sh" gpu_wavefront_test || status=1
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 if [ -x "$sanitizer" ]; then
   for tool in memcheck racecheck; do
@@ -85,6 +86,10 @@ if [ -x "$sanitizer" ]; then
     # The PeerWave kernel's flags and shuffles (small grids only).
     "$here/run.sh" "$sanitizer" --tool "$tool" --error-exitcode 9 --print-limit 20 \
       "$here/bin/gpu_sweep_test" --gtest_filter='GpuSweep.PeerWave*:GpuSweep.CutTiles*' \
+      || status=1
+    # The wavefront PeerWave kernel: cut tiles (several launches, CPUs beside).
+    "$here/run.sh" "$sanitizer" --tool "$tool" --error-exitcode 9 --print-limit 20 \
+      "$here/bin/gpu_wavefront_test" --gtest_filter='GpuWavefront.CutTiles*:GpuWavefront.SummedArea*' \
       || status=1
   done
 else

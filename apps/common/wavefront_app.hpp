@@ -17,6 +17,7 @@
 #include "app_options.hpp"
 #include "run_report.hpp"
 #include "wavefront_checkpoint.hpp"
+#include "trapeze/cuda_stencils.hpp"
 #include "trapeze/memory_limits.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/wavefront_reference.hpp"
@@ -25,7 +26,9 @@
 namespace apps {
 
 struct WavefrontOptions : RunReportOptions {
-  std::string tile = "512x512";
+  std::string tile = "auto";
+  std::string devices;                // empty: TRAPEZE_DEVICES, else auto
+  int hyper_tile_width = 64;          // GPU: steps per hyper-tile
   std::string checkpoint;             // file the run's state goes to every checkpoint_every tile rows
   trapeze::Index checkpoint_every = 0;
   std::string restart;                // a checkpoint to resume from
@@ -34,8 +37,14 @@ struct WavefrontOptions : RunReportOptions {
 
 void add_wavefront_options(CLI::App& cli, WavefrontOptions& options);
 
-// --tile ROWSxCOLUMNS (or N for N x N).
-trapeze::WavefrontPlan make_wavefront_plan(const WavefrontOptions& options);
+// --tile ROWSxCOLUMNS (or N for N x N, or auto: 512x512 on CPUs, on GPUs
+// alone the whole space, at most 65536 columns wide: one PeerWave launch),
+// --devices, --width. `gpus_alone`: the tiles run on GPUs only.
+trapeze::WavefrontPlan make_wavefront_plan(const WavefrontOptions& options, trapeze::Index rows, trapeze::Index columns,
+                                           bool gpus_alone);
+
+// --devices if given, else TRAPEZE_DEVICES if set, else auto.
+trapeze::StageDevices requested_wavefront_devices(const WavefrontOptions& options);
 
 // What a run ended with, for the app's own fields of the report.
 template <trapeze::Wavefront W>
@@ -107,11 +116,15 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
   trapeze::WavefrontResume<W> resume;
   if (!options.restart.empty()) resume = read_resume(name, options.restart, wavefront, data);
   const trapeze::Index first_row = resume.first_row;
-  trapeze::WavefrontPlan plan = make_wavefront_plan(options);
-  plan.max_tasks_in_flight = options.window;
   trapeze::RuntimeOptions runtime_options;
   runtime_options.trace_directory = options.trace;
   trapeze::Runtime runtime(runtime_options);
+  const trapeze::StageDevices devices = requested_wavefront_devices(options);
+  const trapeze::CudaStencilFunctions* cuda = trapeze::cuda_functions_of<W>();
+  const bool gpus_alone = cuda && cuda->wavefront_tile && runtime.cuda_worker_count() > 0 &&
+                          (devices == trapeze::StageDevices::automatic || devices == trapeze::StageDevices::gpu);
+  trapeze::WavefrontPlan plan = make_wavefront_plan(options, data.rows, data.columns, gpus_alone);
+  plan.max_tasks_in_flight = options.window;
   if (runtime.ranks() > 1 && (!options.checkpoint.empty() || !options.restart.empty())) {
     throw trapeze::InvalidArgument("--checkpoint and --restart are not supported across MPI ranks yet (" +
                                    std::to_string(runtime.ranks()) + " ranks); run it as one process");
@@ -175,6 +188,8 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
                            {"rows", data.rows},
                            {"columns", data.columns},
                            {"tile", fmt::format("{}x{}", plan.tile_rows, plan.tile_columns)},
+                           {"devices", trapeze::to_string(plan.devices)},
+                           {"hyper_tile_width", plan.hyper_tile_width},
                            {"tiles", tiles},
                            {"first_row", first_row},
                            {"window", plan.max_tasks_in_flight},

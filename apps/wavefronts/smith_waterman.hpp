@@ -43,8 +43,8 @@ struct SmithWaterman {
   // Whole stripes of 16 rows in 16-bit AVX2 lanes (smith_waterman_rows.cpp),
   // where the tile's scores cannot reach 16 bits; 0 rows otherwise.
   trapeze::Index cpu_rows(const trapeze::WavefrontTileCells<SmithWaterman>& tile, std::int32_t& best) const;
-  void fold(std::int32_t& best, const AlignmentCell& cell) const { best = max(best, cell.h); }
-  void merge(std::int32_t& best, std::int32_t other) const { best = max(best, other); }
+  TRAPEZE_HOST_DEVICE void fold(std::int32_t& best, const AlignmentCell& cell) const { best = max(best, cell.h); }
+  TRAPEZE_HOST_DEVICE void merge(std::int32_t& best, std::int32_t other) const { best = max(best, other); }
 
  private:
   TRAPEZE_HOST_DEVICE static std::int32_t max(std::int32_t a, std::int32_t b) { return a > b ? a : b; }

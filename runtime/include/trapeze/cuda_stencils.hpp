@@ -25,6 +25,9 @@ struct CudaStencilFunctions {
   // TRAPEZE_CUDA_SWEEP (trapeze/cuda_sweep.cuh): one sweep of a tile
   // (codelets/sweep_args.hpp's buffers).
   starpu_cuda_func_t sweep_tile = nullptr;
+  // Of a wavefront (trapeze/wavefront.hpp), by TRAPEZE_CUDA_WAVEFRONT
+  // (trapeze/cuda_wavefront.cuh): one tile (codelets/wavefront_args.hpp's buffers).
+  starpu_cuda_func_t wavefront_tile = nullptr;
 };
 
 // Returns true so a namespace-scope `const bool` can call it at start-up.

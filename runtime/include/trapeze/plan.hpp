@@ -82,6 +82,12 @@ struct WavefrontPlan {
   // On a Runtime with several MPI ranks: deal the rows of tiles to the ranks
   // in turn (false: this process runs every tile).
   bool distribute = true;
+  // Where tile tasks may run: GPUs need the wavefront registered with
+  // TRAPEZE_CUDA_WAVEFRONT (trapeze/cuda_wavefront.cuh).
+  StageDevices devices = StageDevices::automatic;
+  // GPU: steps of a band's anti-diagonal sweep per hyper-tile (>= 32;
+  // seed 004's width): how often a warp publishes its progress.
+  int hyper_tile_width = 64;
 };
 
 }  // namespace trapeze

@@ -47,6 +47,7 @@
 
 #include "codelets/cpu/wavefront_tile_cpu.hpp"
 #include "codelets/wavefront_args.hpp"
+#include "trapeze/cuda_stencils.hpp"
 #include "trapeze/data_handle.hpp"
 #include "trapeze/distributed_data.hpp"
 #include "trapeze/error.hpp"
@@ -250,6 +251,10 @@ class WavefrontRun {
       throw InvalidArgument("a wavefront tile must be at least 1x1, got " + std::to_string(plan.tile_rows) + "x" +
                             std::to_string(plan.tile_columns));
     }
+    if (plan.hyper_tile_width < 32) {
+      throw InvalidArgument("a wavefront hyper-tile must be at least 32 steps wide (a warp's lanes), got " +
+                            std::to_string(plan.hyper_tile_width));
+    }
     if (plan.max_tasks_in_flight < 0) {
       throw InvalidArgument("max_tasks_in_flight must be >= 0 (0: automatic), got " +
                             std::to_string(plan.max_tasks_in_flight));
@@ -301,7 +306,13 @@ class WavefrontRun {
     starpu_codelet_init(&codelet_);
     codelet_.cpu_funcs[0] = &wavefront_tile_cpu<W>;
     codelet_.cpu_funcs_name[0] = "wavefront_tile_cpu";
-    codelet_.where = STARPU_CPU;
+    const CudaStencilFunctions* cuda = cuda_functions_of<W>();
+    const bool has_cuda = cuda && cuda->wavefront_tile;
+    if (has_cuda && starpu_cuda_worker_get_count() > 0) {
+      codelet_.cuda_funcs[0] = cuda->wavefront_tile;
+      codelet_.cuda_flags[0] = STARPU_CUDA_ASYNC;
+    }
+    codelet_.where = codelet_where(plan_.devices, has_cuda, "wavefront");
     codelet_.nbuffers = STARPU_VARIABLE_NBUFFERS;
     codelet_.name = "wavefront_tile";
     codelet_.model = &runtime_.history_model(std::string("trapeze_wavefront_") + typeid(W).name(),
@@ -507,8 +518,9 @@ class WavefrontRun {
     const std::size_t tile = static_cast<std::size_t>(a * tile_columns_ + b);
     if (!cell_input_handles_.empty()) data.push_back({cell_input_handles_[tile].get(), STARPU_R});
     if (!output_handles_.empty()) data.push_back({output_handles_[tile].get(), STARPU_W});
-    const WavefrontTileArgs<W> args{&wavefront_,   row_of(a), b * plan_.tile_columns,
-                                    rows_of(a),    columns_of(b),       !output_handles_.empty()};
+    const WavefrontTileArgs<W> args{&wavefront_,   row_of(a),     b * plan_.tile_columns,
+                                    rows_of(a),    columns_of(b), !output_handles_.empty(),
+                                    plan_.hyper_tile_width};
     TaskPlacement* placement = row_placements_.empty() ? nullptr : &row_placements_[static_cast<std::size_t>(a)];
     // The column's strip moves to this row's rank; the task runs there.
     if (distributed()) migrate_distributed(top_handles_[b].get(), owner_rank(a));

@@ -1,0 +1,93 @@
+#pragma once
+// The CUDA implementation of a wavefront tile, the twin of
+// codelets/cpu/wavefront_tile_cpu.hpp over the same buffers
+// (codelets/wavefront_args.hpp): one PeerWave launch over the tile's
+// hyper-tiles, its fold merged into the result, then the strips left as the
+// CPU leaves them. Everything runs on the task's StarPU stream
+// (STARPU_CUDA_ASYNC); scratch memory is allocated on it too.
+#include <starpu.h>
+
+#include <algorithm>
+#include <cstddef>
+
+#include "cuda_check.cuh"
+#include "wavefront_peerwave_kernel.cuh"
+#include "../wavefront_args.hpp"
+#include "trapeze/wavefront.hpp"
+
+namespace trapeze::cuda {
+
+// Scratch of one task, freed on its stream.
+template <typename T>
+struct StreamScratch {
+  T* data = nullptr;
+  cudaStream_t stream;
+  StreamScratch(std::size_t count, cudaStream_t s) : stream(s) {
+    if (count > 0) TRAPEZE_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&data), sizeof(T) * count, stream));
+  }
+  ~StreamScratch() {
+    if (data) TRAPEZE_CUDA_CHECK(cudaFreeAsync(data, stream));
+  }
+  StreamScratch(const StreamScratch&) = delete;
+  StreamScratch& operator=(const StreamScratch&) = delete;
+};
+
+// The ring of band rows stays within this (a tile's columns times the
+// resident warps can be large): fewer warps run at once beyond it.
+inline constexpr std::size_t wavefront_ring_bytes = std::size_t{1} << 30;
+
+template <Wavefront W>
+void wavefront_tile_cuda(void* buffers[], void* cl_arg) {
+  using T = typename W::value_type;
+  using Result = result_of<W>;
+  WavefrontTileArgs<W> args;
+  starpu_codelet_unpack_args(cl_arg, &args);
+  const cudaStream_t stream = starpu_cuda_get_local_stream();
+  WavefrontTileDevice<W> t;
+  t.rows = args.rows;
+  t.columns = args.columns;
+  t.first_row = args.first_row;
+  t.first_column = args.first_column;
+  int next = 0;
+  t.top = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
+  T* const left = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
+  t.left = left;
+  Result* result = nullptr;
+  if constexpr (folds_result_v<W>) result = reinterpret_cast<Result*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
+  if constexpr (has_input_v<row_input_of<W>>) {
+    t.row_inputs = reinterpret_cast<const row_input_of<W>*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
+  }
+  if constexpr (has_input_v<column_input_of<W>>) {
+    t.column_inputs = reinterpret_cast<const column_input_of<W>*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
+  }
+  if constexpr (has_input_v<cell_input_of<W>>) {
+    t.cell_inputs = reinterpret_cast<const cell_input_of<W>*>(STARPU_MATRIX_GET_PTR(buffers[next]));
+    t.cell_ld = STARPU_MATRIX_GET_LD(buffers[next++]);
+  }
+  if (args.output) {
+    t.output = reinterpret_cast<T*>(STARPU_MATRIX_GET_PTR(buffers[next]));
+    t.output_ld = STARPU_MATRIX_GET_LD(buffers[next++]);
+  }
+  if (t.rows == 0 || t.columns == 0) return;
+  const WavefrontHyperTiles h = wavefront_hyper_tiles(t.rows, t.columns, args.hyper_tile_width);
+  const std::size_t row_bytes = sizeof(T) * static_cast<std::size_t>(t.columns);
+  const int ring_blocks = static_cast<int>(std::max<std::size_t>(1, (wavefront_ring_bytes / row_bytes) / wavefront_block_warps));
+  const int blocks = std::max(1, std::min({resident_wavefront_blocks<W>(h.width), ring_blocks,
+                                           (h.bands + wavefront_block_warps - 1) / wavefront_block_warps}));
+  const int ring_rows = wavefront_ring_rows(h.bands, blocks);
+  StreamScratch<T> left_out(static_cast<std::size_t>(t.rows), stream);
+  StreamScratch<int> progress(static_cast<std::size_t>(h.bands), stream);
+  StreamScratch<T> ring(static_cast<std::size_t>(ring_rows) * static_cast<std::size_t>(t.columns), stream);
+  StreamScratch<Result> lane_results(
+      folds_result_v<W> ? static_cast<std::size_t>(blocks) * 32 * wavefront_block_warps : 0, stream);
+  t.left_out = left_out.data;
+  launch_wavefront_peerwave(*args.wavefront, t, h, blocks, progress.data, ring.data, ring_rows, lane_results.data,
+                            result, stream);
+  // As the CPU leaves them: the top strip's corner is the left value of the
+  // tile's last row (the tile below's up-left), the left strip the last column.
+  TRAPEZE_CUDA_CHECK(cudaMemcpyAsync(t.top, left + (t.rows - 1), sizeof(T), cudaMemcpyDeviceToDevice, stream));
+  TRAPEZE_CUDA_CHECK(cudaMemcpyAsync(left, left_out.data, sizeof(T) * static_cast<std::size_t>(t.rows),
+                                     cudaMemcpyDeviceToDevice, stream));
+}
+
+}  // namespace trapeze::cuda

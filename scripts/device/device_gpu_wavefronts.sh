@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs from inside the GPU bundle (scripts/make_gpu_bundle.sh; cp scripts/device/*.sh gpu-bundle/).
+# Wavefronts on the GPU (issue 10): the GPU wavefront tests, compute-sanitizer
+# on their small cases (SANITIZE=1), the PeerWave kernel against the
+# global-barrier baseline on one long Smith-Waterman pair (gpu_wavefronts,
+# kernels alone), then smith-waterman through Trapeze on the GPU and on the
+# CPU workers of the same machine. A table last.
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+out=${OUT:-/tmp/out}; mkdir -p "$out"
+size=${SIZE:-65536}
+widths=${WIDTHS:-32,64,128,256}
+rounds=${ROUNDS:-3}
+export STARPU_NCPU=${STARPU_NCPU:-2}
+echo "== gpu_wavefront_test"
+timeout 300 "$here/run.sh" gpu_wavefront_test 2>&1 | tail -15
+if [ "${SANITIZE:-0}" = 1 ]; then
+  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  for tool in memcheck racecheck; do
+    echo "== compute-sanitizer --tool $tool"
+    timeout 300 "$here/run.sh" "$sanitizer" --tool "$tool" --error-exitcode 9 --print-limit 20 \
+      "$here/bin/gpu_wavefront_test" --gtest_filter='GpuWavefront.CutTiles*:GpuWavefront.SummedArea*' 2>&1 | tail -4
+  done
+fi
+unset STARPU_NCPU
+for alphabet in ${ALPHABETS:-protein dna}; do
+  echo "== gpu_wavefronts $alphabet"
+  timeout 400 "$here/run.sh" gpu_wavefronts --size "$size" --alphabet "$alphabet" --widths "$widths" --rounds "$rounds" \
+    --json "$out/gpu_wavefronts_$alphabet.json" 2>&1 | tail -8 | tee "$out/gpu_wavefronts_$alphabet.txt"
+done
+echo "== smith-waterman through Trapeze, $size x $size protein"
+for v in gpu cpu gpu cpu; do
+  if [ $v = gpu ]; then args=(--devices gpu); else args=(--devices cpu --tile 2048); fi
+  timeout 300 "$here/run.sh" smith-waterman --size "$size" --alphabet protein "${args[@]}" --json 2>/dev/null | tail -1 \
+    | python3 -c "import json,sys; r=json.loads(sys.stdin.read()); print(f\"$v tile={r['tile']} score={r['score']} s={r['seconds']:.4f} gcups={r['gcups']:.1f} workers={r.get('cpu_workers')}/{r.get('cuda_workers')}\")"
+done | tee "$out/smith_waterman_app.txt"

@@ -1,0 +1,171 @@
+// Wavefronts on CUDA workers (the PeerWave kernel over hyper-tiles) equal the
+// sequential reference bit for bit: Smith-Waterman's score and last cell,
+// dynamic time warping's distance (doubles: the kernels are built with
+// -fmad=false), a summed-area table's every cell (an output kept on the GPU);
+// odd spaces (rows not a multiple of a warp's 32, fewer columns than a
+// hyper-tile), hyper-tile widths, whole-space and cut tiles, GPU alone and
+// GPU beside CPU workers, more bands than the GPU holds warps.
+//
+// Label "gpu": without a CUDA worker every test is skipped with a message.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "trapeze/runtime.hpp"
+#include "trapeze/wavefront_reference.hpp"
+#include "trapeze/wavefront_run.hpp"
+#include "wavefronts/alignment_scoring.hpp"
+#include "wavefronts/dynamic_time_warping.hpp"
+#include "wavefronts/smith_waterman.hpp"
+#include "wavefronts/summed_area_table.hpp"
+
+namespace {
+
+using trapeze::Index;
+using trapeze::StageDevices;
+
+struct Shape {
+  Index rows;
+  Index columns;
+};
+
+std::string describe(const Shape& space, const Shape& tile, int width, StageDevices devices) {
+  return std::to_string(space.rows) + "x" + std::to_string(space.columns) + " in tiles of " + std::to_string(tile.rows) +
+         "x" + std::to_string(tile.columns) + ", width " + std::to_string(width) + ", devices " +
+         trapeze::to_string(devices);
+}
+
+trapeze::WavefrontPlan plan_of(const Shape& tile, int width, StageDevices devices) {
+  trapeze::WavefrontPlan plan;
+  plan.tile_rows = tile.rows;
+  plan.tile_columns = tile.columns;
+  plan.devices = devices;
+  plan.hyper_tile_width = width;
+  return plan;
+}
+
+void expect_smith_waterman(trapeze::Runtime& runtime, apps::Alphabet alphabet, const Shape& space, const Shape& tile,
+                           int width, StageDevices devices, std::uint64_t seed) {
+  const auto w = alphabet == apps::Alphabet::dna ? apps::make_smith_waterman(alphabet, 2, -3, 5, 2)
+                                                 : apps::make_smith_waterman(alphabet, 0, 0, 10, 1);
+  const auto q = apps::encode(apps::random_residues(static_cast<std::size_t>(space.rows), alphabet, seed), alphabet);
+  const auto t = apps::encode(apps::random_residues(static_cast<std::size_t>(space.columns), alphabet, seed + 1), alphabet);
+  const trapeze::WavefrontData<apps::SmithWaterman> data{space.rows, space.columns, q, t, {}, {}};
+  apps::AlignmentCell last{};
+  const std::int32_t expected = trapeze::reference::wavefront(w, data, &last);
+  trapeze::WavefrontRun run(runtime, w, data, plan_of(tile, width, devices));
+  run.submit();
+  run.wait();
+  const std::string what = describe(space, tile, width, devices);
+  EXPECT_EQ(run.result(), expected) << what;
+  const apps::AlignmentCell got = run.last_cell();
+  EXPECT_TRUE(got.h == last.h && got.e == last.e && got.f == last.f)
+      << what << ": last cell (" << got.h << ", " << got.e << ", " << got.f << ") against (" << last.h << ", "
+      << last.e << ", " << last.f << ")";
+}
+
+const std::vector<Shape> spaces{{1, 1}, {1, 70}, {70, 1}, {31, 200}, {33, 17}, {64, 64}, {97, 301}, {300, 129}, {1000, 777}};
+const std::vector<int> widths{32, 64, 77, 256};
+
+TEST(GpuWavefront, SmithWatermanOnTheGpuEqualsTheReference) {
+  trapeze::Runtime runtime({"eager", 2});
+  if (runtime.cuda_worker_count() == 0) GTEST_SKIP() << "no CUDA worker (no GPU or STARPU_NCUDA=0): GPU test skipped";
+  std::uint64_t seed = 1;
+  for (const Shape& space : spaces) {
+    for (int width : widths) {
+      expect_smith_waterman(runtime, apps::Alphabet::dna, space, space, width, StageDevices::gpu, seed++);
+      expect_smith_waterman(runtime, apps::Alphabet::protein, space, space, width, StageDevices::gpu, seed++);
+    }
+  }
+}
+
+TEST(GpuWavefront, CutTilesAndCpusBesideTheGpuGiveTheSameScores) {
+  trapeze::Runtime runtime({"eager", 2});
+  if (runtime.cuda_worker_count() == 0) GTEST_SKIP() << "no CUDA worker (no GPU or STARPU_NCUDA=0): GPU test skipped";
+  std::uint64_t seed = 500;
+  for (const Shape& tile : {Shape{64, 100}, Shape{100, 64}, Shape{33, 33}, Shape{300, 40}, Shape{1, 500}}) {
+    for (StageDevices devices : {StageDevices::gpu, StageDevices::all}) {
+      expect_smith_waterman(runtime, apps::Alphabet::protein, {613, 587}, tile, 64, devices, seed++);
+    }
+  }
+}
+
+TEST(GpuWavefront, ManyMoreBandsThanResidentWarps) {
+  // 9376 bands of 32 rows: persistent warps take several bands each and the
+  // ring of band rows wraps around many times.
+  trapeze::Runtime runtime({"eager", 2});
+  if (runtime.cuda_worker_count() == 0) GTEST_SKIP() << "no CUDA worker (no GPU or STARPU_NCUDA=0): GPU test skipped";
+  expect_smith_waterman(runtime, apps::Alphabet::dna, {300001, 45}, {300001, 45}, 32, StageDevices::gpu, 77);
+  expect_smith_waterman(runtime, apps::Alphabet::protein, {20000, 3001}, {20000, 3001}, 128, StageDevices::gpu, 78);
+}
+
+TEST(GpuWavefront, DynamicTimeWarpingBitForBit) {
+  trapeze::Runtime runtime({"eager", 2});
+  if (runtime.cuda_worker_count() == 0) GTEST_SKIP() << "no CUDA worker (no GPU or STARPU_NCUDA=0): GPU test skipped";
+  std::mt19937 random(5);
+  std::normal_distribution<double> value(0.0, 1.0);
+  for (const Shape& space : {Shape{1, 1}, Shape{97, 301}, Shape{2000, 1500}}) {
+    std::vector<double> a(static_cast<std::size_t>(space.rows)), b(static_cast<std::size_t>(space.columns));
+    for (double& v : a) v = value(random);
+    for (double& v : b) v = value(random);
+    const trapeze::WavefrontData<apps::DynamicTimeWarping> data{space.rows, space.columns, a, b, {}, {}};
+    double expected = 0;
+    trapeze::reference::wavefront(apps::DynamicTimeWarping{}, data, &expected);
+    for (const Shape& tile : {space, Shape{128, 256}}) {
+      trapeze::WavefrontRun run(runtime, apps::DynamicTimeWarping{}, data, plan_of(tile, 64, StageDevices::gpu));
+      run.submit();
+      run.wait();
+      const double got = run.last_cell();
+      EXPECT_EQ(std::memcmp(&got, &expected, sizeof got), 0)
+          << describe(space, tile, 64, StageDevices::gpu) << ": " << got << " against " << expected;
+    }
+  }
+}
+
+TEST(GpuWavefront, SummedAreaTableEveryCell) {
+  trapeze::Runtime runtime({"eager", 2});
+  if (runtime.cuda_worker_count() == 0) GTEST_SKIP() << "no CUDA worker (no GPU or STARPU_NCUDA=0): GPU test skipped";
+  std::mt19937 random(9);
+  for (const Shape& space : {Shape{5, 3}, Shape{97, 301}, Shape{700, 513}}) {
+    std::vector<std::uint32_t> pixels(static_cast<std::size_t>(space.rows * space.columns));
+    for (auto& p : pixels) p = random() % 256;
+    std::vector<std::uint64_t> expected(pixels.size()), got(pixels.size());
+    trapeze::reference::wavefront(apps::SummedAreaTable{},
+                                  trapeze::WavefrontData<apps::SummedAreaTable>{space.rows, space.columns, {}, {}, pixels, expected});
+    for (const Shape& tile : {space, Shape{64, 100}}) {
+      for (StageDevices devices : {StageDevices::gpu, StageDevices::all}) {
+        std::fill(got.begin(), got.end(), 0);
+        {
+          trapeze::WavefrontRun run(runtime, apps::SummedAreaTable{},
+                                    trapeze::WavefrontData<apps::SummedAreaTable>{space.rows, space.columns, {}, {}, pixels, got},
+                                    plan_of(tile, 32, devices));
+          run.submit();
+          run.wait();
+        }
+        std::size_t first = 0;
+        while (first < got.size() && got[first] == expected[first]) ++first;
+        EXPECT_EQ(first, got.size()) << describe(space, tile, 32, devices) << ": first difference at cell "
+                                     << first / static_cast<std::size_t>(space.columns) << ", "
+                                     << first % static_cast<std::size_t>(space.columns);
+      }
+    }
+  }
+}
+
+TEST(GpuWavefront, BadWidthIsRefused) {
+  trapeze::Runtime runtime({"eager", 2});
+  const auto w = apps::make_smith_waterman(apps::Alphabet::dna, 2, -3, 5, 2);
+  const std::vector<std::uint8_t> q(10, 0), t(10, 1);
+  try {
+    trapeze::WavefrontRun run(runtime, w, {10, 10, q, t, {}, {}}, plan_of({10, 10}, 16, StageDevices::cpu));
+    ADD_FAILURE() << "width 16 was accepted";
+  } catch (const trapeze::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("16"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
