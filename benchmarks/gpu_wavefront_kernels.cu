@@ -16,7 +16,7 @@ using apps::SmithWaterman;
 struct GpuAlignment::Buffers {
   Buffers(const std::vector<std::uint8_t>& q, const std::vector<std::uint8_t>& t)
       : rows(static_cast<long>(q.size())), columns(static_cast<long>(t.size())),
-        bands((rows + 31) / 32), query(q.size()), target(t.size()), top(t.size() + 1), left(q.size()),
+        bands((rows + tc::wavefront_band_rows<SmithWaterman> - 1) / tc::wavefront_band_rows<SmithWaterman>), query(q.size()), target(t.size()), top(t.size() + 1), left(q.size()),
         left_out(q.size()), progress(bands), ring(static_cast<std::size_t>(bands) * t.size()),
         states(static_cast<std::size_t>(bands) * 32), lane_results(1 << 20), result(1) {
     TRAPEZE_CUDA_CHECK(cudaMemcpy(query.data, q.data(), q.size(), cudaMemcpyHostToDevice));
@@ -56,7 +56,7 @@ GpuAlignment::Outcome GpuAlignment::score(const SmithWaterman& w, int width, boo
   t.left_out = b.left_out.data;
   t.row_inputs = b.query.data;
   t.column_inputs = b.target.data;
-  const tc::WavefrontHyperTiles h = tc::wavefront_hyper_tiles(b.rows, b.columns, width);
+  const tc::WavefrontHyperTiles h = tc::wavefront_hyper_tiles<SmithWaterman>(b.rows, b.columns, width);
   const int blocks = std::min(tc::resident_wavefront_blocks<SmithWaterman>(width),
                               static_cast<int>((b.bands + tc::wavefront_block_warps - 1) / tc::wavefront_block_warps));
   Event start, stop;

@@ -43,10 +43,14 @@ int main(int argc, char** argv) {
   CLI::App cli{"Smith-Waterman through Trapeze against parasail on the same pairs"};
   long length = 20000, tile = 1024;
   int rounds = 5;
+  int threads = 2;
   std::string json_path = "smith_waterman_vs_parasail.json";
   cli.add_option("--size", length, "length of both sequences of each pair")->capture_default_str();
   cli.add_option("--tile", tile, "Trapeze tile (N x N)")->capture_default_str();
   cli.add_option("--rounds", rounds, "interleaved rounds")->capture_default_str();
+  cli.add_option("--threads", threads, "parasail's throughput on this many cores: the pair once per thread")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
   cli.add_option("--json", json_path, "where the table goes as JSON")->capture_default_str();
   CLI11_PARSE(cli, argc, argv);
 
@@ -90,14 +94,18 @@ int main(int argc, char** argv) {
         return run.result();
       });
       for (const auto& [name, routine] : routines) time(name, [&, routine = routine] { return align(routine); });
-      // Parasail's throughput on both cores: the pair twice, one per thread.
+      // Parasail's throughput on `threads` cores: the pair once per thread.
       for (const auto& [name, routine] : {routines[0], routines[1]}) {
-        time(name + " x2", [&, routine = routine] {
-          int other = 0;
-          std::thread second([&] { other = align(routine); });
+        time(name + " x" + std::to_string(threads), [&, routine = routine] {
+          std::vector<int> others(static_cast<std::size_t>(threads - 1), 0);
+          std::vector<std::thread> more;
+          for (int k = 0; k + 1 < threads; ++k) more.emplace_back([&, k] { others[static_cast<std::size_t>(k)] = align(routine); });
           const int score = align(routine);
-          second.join();
-          return score == other ? score : -1;
+          for (std::thread& m : more) m.join();
+          for (int other : others) {
+            if (other != score) return -1;
+          }
+          return score;
         });
       }
     }
@@ -105,7 +113,7 @@ int main(int argc, char** argv) {
     if (dna_matrix) parasail_matrix_free(dna_matrix);
     const double cells = static_cast<double>(length) * static_cast<double>(length);
     for (const auto& [name, times] : seconds) {
-      const double pairs = name.ends_with("x2") ? 2.0 : 1.0;
+      const double pairs = name.ends_with(" x" + std::to_string(threads)) ? threads : 1.0;
       table.push_back({{"alphabet", dna ? "dna" : "protein"},
                        {"variant", name},
                        {"score", scores[name]},

@@ -38,7 +38,7 @@ struct WavefrontOptions : RunReportOptions {
 void add_wavefront_options(CLI::App& cli, WavefrontOptions& options);
 
 // --tile ROWSxCOLUMNS (or N for N x N, or auto: 512x512 on CPUs, on GPUs
-// alone the whole space, at most 65536 columns wide: one PeerWave launch),
+// alone the whole space: one PeerWave launch),
 // --devices, --width. `gpus_alone`: the tiles run on GPUs only.
 trapeze::WavefrontPlan make_wavefront_plan(const WavefrontOptions& options, trapeze::Index rows, trapeze::Index columns,
                                            bool gpus_alone);

@@ -8,7 +8,7 @@ namespace apps {
 void add_wavefront_options(CLI::App& cli, WavefrontOptions& options) {
   cli.add_option("-t,--tile", options.tile,
                  "tile size ROWSxCOLUMNS (or N for N x N): one task each; auto: 512x512 on CPUs, on GPUs alone the "
-                 "whole space (at most 65536 columns wide)")
+                 "whole space")
       ->capture_default_str();
   cli.add_option("--devices", options.devices,
                  "where tiles run: auto (GPUs if any, else CPUs), cpu, gpu or all (default: TRAPEZE_DEVICES, else auto)");
@@ -32,10 +32,13 @@ trapeze::StageDevices requested_wavefront_devices(const WavefrontOptions& option
 
 trapeze::WavefrontPlan make_wavefront_plan(const WavefrontOptions& options, trapeze::Index rows, trapeze::Index columns,
                                            bool gpus_alone) {
-  constexpr trapeze::Index widest_gpu_tile = 65536;
+  // On GPUs one tile: each tile pays the PeerWave pipeline's fill (a band
+  // starts two hyper-tiles after the band above), so the widest tile pays it
+  // least (tiles are at most 2^30 columns wide).
+  constexpr trapeze::Index widest_tile = trapeze::Index{1} << 30;
   const trapeze::Extent tile =
       options.tile != "auto" ? parse_extent(options.tile, 2, "tile")
-      : gpus_alone ? trapeze::Extent{std::max<trapeze::Index>(rows, 1), std::clamp<trapeze::Index>(columns, 1, widest_gpu_tile), 1}
+      : gpus_alone ? trapeze::Extent{std::max<trapeze::Index>(rows, 1), std::clamp<trapeze::Index>(columns, 1, widest_tile), 1}
                    : trapeze::Extent{512, 512, 1};
   trapeze::WavefrontPlan plan;
   plan.tile_rows = tile[0];

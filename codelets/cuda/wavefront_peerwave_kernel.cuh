@@ -3,12 +3,14 @@
 // by warps that synchronise with their peers (PeerWave), and the
 // global-barrier baseline on the same hyper-tiles.
 //
-// A band is 32 rows of the tile, one per lane of a warp. The warp walks the
-// band's anti-diagonals: at step s lane k computes cell (k, s - k), from
-// lane k - 1's value of the step before (up, a shuffle), its own value of
-// the step before (left) and lane k - 1's value two steps before (up-left,
-// the up it took one step earlier). Lane 0 takes the row above from the
-// band above (or the tile's top strip). Seed 004's hyper-tile of band b and
+// A band is 32 lanes of a warp, each owning a few consecutive rows
+// (wavefront_lane_rows, kept in registers). The warp walks the band's
+// anti-diagonals: at step s lane k computes its rows at column s - k, top
+// down, the first from lane k - 1's last row of the step before (up, a
+// shuffle) and two steps before (up-left, the up it took one step earlier),
+// the others from the row above in its own registers; left is its own value
+// of the step before. Lane 0 takes the row above from the band above (or the
+// tile's top strip). Seed 004's hyper-tile of band b and
 // chunk q is the parallelogram of steps q*W .. q*W + W - 1: every lane works
 // at every step except in the band's first and last hyper-tiles. Only what
 // other bands or tasks read leaves the registers: the band's last row (for
@@ -40,8 +42,18 @@
 
 namespace trapeze::cuda {
 
-inline constexpr int wavefront_band_rows = 32;  // a warp's lanes, one row each
 inline constexpr int wavefront_block_warps = 4;  // bands a block sweeps side by side
+
+// Rows each lane keeps in registers, one above the other at the same column:
+// a step then makes that many cells from one shuffle, one column input and
+// one progress flag, and a band of 32 lanes covers 32 times as many rows
+// (fewer bands, so a shorter fill of the pipeline of bands). Small cells only:
+// the rows live in registers.
+template <Wavefront W>
+inline constexpr int wavefront_lane_rows = sizeof(typename W::value_type) <= 16 ? 8
+                                           : sizeof(typename W::value_type) <= 32 ? 4 : 1;
+template <Wavefront W>
+inline constexpr int wavefront_band_rows = 32 * wavefront_lane_rows<W>;
 
 // One tile task's data on the device (codelets/wavefront_args.hpp's buffers).
 template <Wavefront W>
@@ -68,9 +80,10 @@ struct WavefrontHyperTiles {
   int bands;   // ceil(rows / 32)
 };
 
-inline WavefrontHyperTiles wavefront_hyper_tiles(Index rows, Index columns, int width) {
-  return {width, static_cast<int>((columns + wavefront_band_rows - 1 + width - 1) / width),
-          static_cast<int>((rows + wavefront_band_rows - 1) / wavefront_band_rows)};
+template <Wavefront W>
+WavefrontHyperTiles wavefront_hyper_tiles(Index rows, Index columns, int width) {
+  constexpr Index band_rows = wavefront_band_rows<W>;
+  return {width, static_cast<int>((columns + 31 + width - 1) / width), static_cast<int>((rows + band_rows - 1) / band_rows)};
 }
 
 // Shared memory of a block: the wavefront's parameters (read at every cell:
@@ -136,8 +149,8 @@ __device__ cell_input_of<W> cell_input(const WavefrontTileDevice<W>& t, Index r,
 // A lane's registers between hyper-tiles.
 template <Wavefront W>
 struct LaneState {
-  typename W::value_type left;      // its value of the last step (column -1 before it starts)
-  typename W::value_type up_left;   // the up it took at the last step: the next step's up-left
+  typename W::value_type left[wavefront_lane_rows<W>];  // its rows' values of the last step (column -1 before it starts)
+  typename W::value_type up_left;   // the up it took at the last step: the next step's up-left of its first row
   result_of<W> folded;
 };
 
@@ -145,14 +158,17 @@ struct LaneState {
 template <Wavefront W>
 __device__ LaneState<W> first_state(const WavefrontTileDevice<W>& t, int b) {
   using T = typename W::value_type;
+  constexpr int lane_rows = wavefront_lane_rows<W>;
   const int lane = static_cast<int>(threadIdx.x) & 31;
-  const Index row = static_cast<Index>(b) * wavefront_band_rows + lane;
+  const Index band_row = static_cast<Index>(b) * wavefront_band_rows<W>;
+  const Index row = band_row + static_cast<Index>(lane) * lane_rows;
   LaneState<W> s;
-  s.left = row < t.rows ? t.left[row] : T{};
-  // Up-left of step 0: lane k - 1's value before its start (its left
-  // boundary); lane 0's is the cell left of the row above.
-  const T shifted = shuffle_up(s.left);
-  s.up_left = lane != 0 ? shifted : b == 0 ? t.top[0] : t.left[row - 1];
+#pragma unroll
+  for (int r = 0; r < lane_rows; ++r) s.left[r] = row + r < t.rows ? t.left[row + r] : T{};
+  // Up-left of step 0: lane k - 1's last row before its start (its left
+  // boundary); lane 0's is the cell left of the row above the band.
+  const T shifted = shuffle_up(s.left[lane_rows - 1]);
+  s.up_left = lane != 0 ? shifted : b == 0 ? t.top[0] : t.left[band_row - 1];
   s.folded = result_of<W>{};
   return s;
 }
@@ -167,10 +183,11 @@ __device__ void sweep_hyper_tile(const W& w, const WavefrontTileDevice<W>& t, co
                                  int q, LaneState<W>& state, typename W::value_type* above,
                                  const typename W::value_type* row_above, typename W::value_type* row_below) {
   using T = typename W::value_type;
+  constexpr int lane_rows = wavefront_lane_rows<W>;
   const int lane = static_cast<int>(threadIdx.x) & 31;
-  const Index band_row = static_cast<Index>(b) * wavefront_band_rows;
-  const Index row = band_row + lane;
-  const Index last_row = min(band_row + wavefront_band_rows, t.rows) - 1;
+  const Index band_row = static_cast<Index>(b) * wavefront_band_rows<W>;
+  const Index row = band_row + static_cast<Index>(lane) * lane_rows;  // the lane's first row
+  const Index last_row = min(band_row + wavefront_band_rows<W>, t.rows) - 1;
   const Index base = static_cast<Index>(q) * h.width;
   // Global loads bypass L1 (__ldcg): other SMs write the band above's row
   // during the launch.
@@ -179,26 +196,53 @@ __device__ void sweep_hyper_tile(const W& w, const WavefrontTileDevice<W>& t, co
     if (c < t.columns) above[j] = load_past_l1(row_above + c);
   }
   __syncwarp();
-  const bool row_in = row < t.rows;
-  const row_input_of<W> own_row_input = row_in ? row_input(t, row) : row_input_of<W>{};
-  T left = state.left, up_left = state.up_left;
+  const int rows_in = static_cast<int>(max(Index{0}, min(static_cast<Index>(lane_rows), t.rows - row)));
+  row_input_of<W> own_row_input[lane_rows];
+#pragma unroll
+  for (int r = 0; r < lane_rows; ++r) own_row_input[r] = r < rows_in ? row_input(t, row + r) : row_input_of<W>{};
+  const int last_here = static_cast<int>(last_row - row);  // the band's last row among the lane's, if in [0, lane_rows)
+  T left[lane_rows];
+#pragma unroll
+  for (int r = 0; r < lane_rows; ++r) left[r] = state.left[r];
+  T up_left = state.up_left;
+  // 32-bit column arithmetic in the step loop (64-bit compares and adds
+  // cost two instructions each, at every cell): tiles are at most 2^30
+  // columns wide (WavefrontRun refuses wider ones).
+  const int columns = static_cast<int>(t.columns);
+  const int first = static_cast<int>(base) - lane;
+  // The stores go through restrict pointers: without them every possible
+  // store could alias the wavefront's parameters in shared memory, and each
+  // cell reloaded them after it.
+  T* __restrict__ const output = t.output;
+  T* __restrict__ const left_out = t.left_out;
+  T* __restrict__ const below = row_below;
   for (int j = 0; j < h.width; ++j) {
-    const Index s = base + j;
-    const Index c = s - lane;
-    const T from_above = shuffle_up(left);
+    const int c = first + j;
+    // Lane k - 1's last row at column c (it was there one step ago).
+    const T from_above = shuffle_up(left[lane_rows - 1]);
     const T up = lane == 0 ? above[j] : from_above;
-    if (row_in && c >= 0 && c < t.columns) {
-      const T value = w(WavefrontNeighbours<T>{up, left, up_left, t.first_row + row, t.first_column + c}, own_row_input,
-                        column_input(t, c), cell_input(t, row, c));
-      if constexpr (folds_result_v<W>) w.fold(state.folded, value);
-      if (t.output) t.output[row * t.output_ld + c] = value;
-      if (c == t.columns - 1) t.left_out[row] = value;
-      if (row == last_row) row_below[c] = value;
-      left = value;
+    if (static_cast<unsigned>(c) < static_cast<unsigned>(columns)) {
+      const column_input_of<W> column_value = column_input(t, c);
+      T diagonal = up_left, over = up;
+#pragma unroll
+      for (int r = 0; r < lane_rows; ++r) {
+        if (r < rows_in) {
+          const T value = w(WavefrontNeighbours<T>{over, left[r], diagonal, t.first_row + row + r, t.first_column + c},
+                            own_row_input[r], column_value, cell_input(t, row + r, c));
+          if constexpr (folds_result_v<W>) w.fold(state.folded, value);
+          if (output) output[(row + r) * t.output_ld + c] = value;
+          if (c == columns - 1) left_out[row + r] = value;
+          if (r == last_here) below[c] = value;
+          diagonal = left[r];
+          over = value;
+          left[r] = value;
+        }
+      }
     }
     up_left = up;
   }
-  state.left = left;
+#pragma unroll
+  for (int r = 0; r < lane_rows; ++r) state.left[r] = left[r];
   state.up_left = up_left;
 }
 
@@ -255,7 +299,7 @@ __global__ void wavefront_peerwave_kernel(W wavefront, WavefrontTileDevice<W> t,
       __threadfence();
       __syncwarp();
       if (lane == 0 && !last_band) {
-        const Index done = static_cast<Index>(q + 1) * h.width - (wavefront_band_rows - 1);
+        const Index done = static_cast<Index>(q + 1) * h.width - 31;  // lane 31 is 31 steps behind lane 0
         atomicExch(progress + b, static_cast<int>(max(Index{0}, min(done, t.columns))));
       }
     }

@@ -32,9 +32,14 @@ struct StreamScratch {
   StreamScratch& operator=(const StreamScratch&) = delete;
 };
 
-// The ring of band rows stays within this (a tile's columns times the
-// resident warps can be large): fewer warps run at once beyond it.
-inline constexpr std::size_t wavefront_ring_bytes = std::size_t{1} << 30;
+// The ring of band rows (a row per resident warp: a wide tile's can be tens
+// of GB) takes at most half the GPU's free memory; fewer warps run at once
+// beyond that.
+inline std::size_t wavefront_ring_bytes() {
+  std::size_t free = 0, total = 0;
+  TRAPEZE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  return free / 2;
+}
 
 template <Wavefront W>
 void wavefront_tile_cuda(void* buffers[], void* cl_arg) {
@@ -69,9 +74,10 @@ void wavefront_tile_cuda(void* buffers[], void* cl_arg) {
     t.output_ld = STARPU_MATRIX_GET_LD(buffers[next++]);
   }
   if (t.rows == 0 || t.columns == 0) return;
-  const WavefrontHyperTiles h = wavefront_hyper_tiles(t.rows, t.columns, args.hyper_tile_width);
+  const WavefrontHyperTiles h = wavefront_hyper_tiles<W>(t.rows, t.columns, args.hyper_tile_width);
   const std::size_t row_bytes = sizeof(T) * static_cast<std::size_t>(t.columns);
-  const int ring_blocks = static_cast<int>(std::max<std::size_t>(1, (wavefront_ring_bytes / row_bytes) / wavefront_block_warps));
+  const int ring_blocks =
+      static_cast<int>(std::max<std::size_t>(1, (wavefront_ring_bytes() / row_bytes) / wavefront_block_warps));
   const int blocks = std::max(1, std::min({resident_wavefront_blocks<W>(h.width), ring_blocks,
                                            (h.bands + wavefront_block_warps - 1) / wavefront_block_warps}));
   const int ring_rows = wavefront_ring_rows(h.bands, blocks);

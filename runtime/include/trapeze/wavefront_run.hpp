@@ -251,6 +251,9 @@ class WavefrontRun {
       throw InvalidArgument("a wavefront tile must be at least 1x1, got " + std::to_string(plan.tile_rows) + "x" +
                             std::to_string(plan.tile_columns));
     }
+    if (plan.tile_columns > (Index{1} << 30)) {
+      throw InvalidArgument("a wavefront tile may be at most 2^30 columns wide, got " + std::to_string(plan.tile_columns));
+    }
     if (plan.hyper_tile_width < 32) {
       throw InvalidArgument("a wavefront hyper-tile must be at least 32 steps wide (a warp's lanes), got " +
                             std::to_string(plan.hyper_tile_width));
