@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   std::string json_path = "gpu_wavefronts.json";
   cli.add_option("--size", n, "length of both sequences")->capture_default_str()->check(CLI::Range(1L, 1L << 20));
   cli.add_option("--alphabet", alphabet_name, "dna or protein")->capture_default_str();
-  cli.add_option("--widths", widths, "hyper-tile widths")->delimiter(',')->check(CLI::Range(32, 65536));
+  cli.add_option("--widths", widths, "hyper-tile widths")->delimiter(',')->check(CLI::Range(8, 65536));
   cli.add_option("--rounds", rounds, "interleaved rounds")->capture_default_str()->check(CLI::Range(1, 99));
   cli.add_option("--json", json_path, "where the table goes as JSON")->capture_default_str();
   return apps::app_main("gpu_wavefronts", cli, argc, argv, [&] {

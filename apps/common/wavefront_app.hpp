@@ -28,7 +28,7 @@ namespace apps {
 struct WavefrontOptions : RunReportOptions {
   std::string tile = "auto";
   std::string devices;                // empty: TRAPEZE_DEVICES, else auto
-  int hyper_tile_width = 64;          // GPU: steps per hyper-tile
+  int hyper_tile_width = 32;          // GPU: steps per hyper-tile
   std::string checkpoint;             // file the run's state goes to every checkpoint_every tile rows
   trapeze::Index checkpoint_every = 0;
   std::string restart;                // a checkpoint to resume from

@@ -15,7 +15,7 @@ void add_wavefront_options(CLI::App& cli, WavefrontOptions& options) {
   cli.add_option("--width", options.hyper_tile_width,
                  "GPU: steps of a band's anti-diagonal sweep per hyper-tile (seed 004's width)")
       ->capture_default_str()
-      ->check(CLI::Range(32, 65536));
+      ->check(CLI::Range(8, 65536));
   cli.add_option("--checkpoint", options.checkpoint,
                  "write the run's state to this file every --checkpoint-every rows of tiles (score-only apps)");
   cli.add_option("--checkpoint-every", options.checkpoint_every, "rows of tiles between checkpoints")

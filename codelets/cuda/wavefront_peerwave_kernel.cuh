@@ -25,8 +25,8 @@
 // in a ring of (warps + 1) rows: band b + warps + 1 writes band b's slot
 // only after band b + 1 has read it (see ring_rows).
 //
-// Baseline (wavefront_wave_kernel): one launch per wave d = 2b + q of
-// hyper-tiles (band b's chunk q reads band b - 1's chunks up to q + 1), a warp
+// Baseline (wavefront_wave_kernel): one launch per wave d = lag * b + q of
+// hyper-tiles (band b's chunk q reads band b - 1's chunks up to q + lag - 1), a warp
 // per hyper-tile; the lanes' registers and folds go to memory between
 // launches. The launch boundary is the barrier.
 #include <cuda_runtime.h>
@@ -75,15 +75,20 @@ struct WavefrontTileDevice {
 };
 
 struct WavefrontHyperTiles {
-  int width;   // W: steps per hyper-tile (>= 32)
+  int width;   // W: steps per hyper-tile
   int chunks;  // per band: ceil((columns + 31) / W)
-  int bands;   // ceil(rows / 32)
+  int bands;   // ceil(rows / band rows)
+  // Hyper-tiles a band trails the band above: its chunk q reads columns up
+  // to (q + 1) W - 1 of the row above, which the band above's last lane, 31
+  // steps behind its lane 0, writes in its chunk q + ceil(31 / W).
+  int lag;
 };
 
 template <Wavefront W>
 WavefrontHyperTiles wavefront_hyper_tiles(Index rows, Index columns, int width) {
   constexpr Index band_rows = wavefront_band_rows<W>;
-  return {width, static_cast<int>((columns + 31 + width - 1) / width), static_cast<int>((rows + band_rows - 1) / band_rows)};
+  return {width, static_cast<int>((columns + 31 + width - 1) / width), static_cast<int>((rows + band_rows - 1) / band_rows),
+          1 + (31 + width - 1) / width};
 }
 
 // Shared memory of a block: the wavefront's parameters (read at every cell:
@@ -308,7 +313,7 @@ __global__ void wavefront_peerwave_kernel(W wavefront, WavefrontTileDevice<W> t,
   if constexpr (folds_result_v<W>) lane_results[blockIdx.x * blockDim.x + threadIdx.x] = folded;
 }
 
-// Wave d of the baseline: hyper-tiles (b, q) with 2b + q = d, a warp each.
+// Wave d of the baseline: hyper-tiles (b, q) with lag * b + q = d, a warp each.
 // `rows`: h.bands x columns values (every band's last row); `states`: a lane
 // state per thread of h.bands bands.
 template <Wavefront W>
@@ -320,9 +325,9 @@ __global__ void wavefront_wave_kernel(W wavefront, WavefrontTileDevice<W> t, Wav
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) & 31;
   T* const above = reinterpret_cast<T*>(shared_bytes + (wavefront_shared_bytes<W>(h.width) -
                                                         sizeof(T) * wavefront_block_warps * h.width)) + warp * h.width;
-  const int first_band = max(0, (d - h.chunks + 2) / 2);
+  const int first_band = max(0, (d - h.chunks + h.lag) / h.lag);
   const int b = first_band + static_cast<int>(blockIdx.x) * wavefront_block_warps + warp;
-  const int q = d - 2 * b;
+  const int q = d - h.lag * b;
   if (b >= h.bands || q < 0 || q >= h.chunks) return;
   detail::LaneState<W>& saved = states[static_cast<std::size_t>(b) * 32 + lane];
   detail::LaneState<W> state = q == 0 ? detail::first_state(t, b) : saved;
@@ -424,11 +429,11 @@ void launch_wavefront_waves(const W& w, const WavefrontTileDevice<W>& t, const W
                             typename W::value_type* rows, detail::LaneState<W>* states, result_of<W>* result,
                             cudaStream_t stream) {
   if (t.rows == 0 || t.columns == 0) return;
-  const int waves = 2 * (h.bands - 1) + h.chunks;
+  const int waves = h.lag * (h.bands - 1) + h.chunks;
   const std::size_t bytes = wavefront_shared_bytes<W>(h.width);
   for (int d = 0; d < waves; ++d) {
-    const int first_band = std::max(0, (d - h.chunks + 2) / 2);
-    const int last_band = std::min(h.bands - 1, d / 2);
+    const int first_band = std::max(0, (d - h.chunks + h.lag) / h.lag);
+    const int last_band = std::min(h.bands - 1, d / h.lag);
     if (last_band < first_band) continue;
     const int blocks = (last_band - first_band + wavefront_block_warps) / wavefront_block_warps;
     wavefront_wave_kernel<W><<<blocks, 32 * wavefront_block_warps, bytes, stream>>>(w, t, h, d, rows, states);

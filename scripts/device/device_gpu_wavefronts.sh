@@ -36,8 +36,8 @@ if [ -n "${HUGE:-}" ]; then
     | tee "$out/smith_waterman_huge.json"
 fi
 echo "== smith-waterman through Trapeze, $size x $size protein"
-for v in gpu cpu gpu cpu; do
-  if [ $v = gpu ]; then args=(--devices gpu); else args=(--devices cpu --tile 2048); fi
+for v in ${APP_VARIANTS:-gpu cpu gpu cpu}; do
+  case $v in gpu) args=(--devices gpu) ;; gpu*) args=(--devices gpu --width "${v#gpu}") ;; *) args=(--devices cpu --tile 2048) ;; esac
   timeout 300 "$here/run.sh" smith-waterman --size "$size" --alphabet protein "${args[@]}" --json 2>/dev/null | tail -1 \
     | python3 -c "import json,sys; r=json.loads(sys.stdin.read()); print(f\"$v tile={r['tile']} score={r['score']} s={r['seconds']:.4f} gcups={r['gcups']:.1f} workers={r.get('cpu_workers')}/{r.get('cuda_workers')}\")"
 done | tee "$out/smith_waterman_app.txt"

@@ -85,9 +85,10 @@ struct WavefrontPlan {
   // Where tile tasks may run: GPUs need the wavefront registered with
   // TRAPEZE_CUDA_WAVEFRONT (trapeze/cuda_wavefront.cuh).
   StageDevices devices = StageDevices::automatic;
-  // GPU: steps of a band's anti-diagonal sweep per hyper-tile (>= 32;
-  // seed 004's width): how often a warp publishes its progress.
-  int hyper_tile_width = 64;
+  // GPU: steps of a band's anti-diagonal sweep per hyper-tile (>= 8; seed
+  // 004's width): how often a warp publishes its progress; a band trails the
+  // band above by 31 steps plus one or two hyper-tiles.
+  int hyper_tile_width = 32;
 };
 
 }  // namespace trapeze

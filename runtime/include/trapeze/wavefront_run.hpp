@@ -254,8 +254,8 @@ class WavefrontRun {
     if (plan.tile_columns > (Index{1} << 30)) {
       throw InvalidArgument("a wavefront tile may be at most 2^30 columns wide, got " + std::to_string(plan.tile_columns));
     }
-    if (plan.hyper_tile_width < 32) {
-      throw InvalidArgument("a wavefront hyper-tile must be at least 32 steps wide (a warp's lanes), got " +
+    if (plan.hyper_tile_width < 8) {
+      throw InvalidArgument("a wavefront hyper-tile must be at least 8 steps wide, got " +
                             std::to_string(plan.hyper_tile_width));
     }
     if (plan.max_tasks_in_flight < 0) {
