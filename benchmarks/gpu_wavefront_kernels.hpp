@@ -24,12 +24,14 @@ class GpuAlignment {
     std::int32_t score;
   };
   // peerwave: one persistent launch; else a launch per wave of hyper-tiles.
-  Outcome score(const apps::SmithWaterman& w, int width, bool peerwave);
-  // Warps PeerWave keeps on the GPU at once at this width.
-  int resident_warps(int width) const;
+  // lane_rows: 8 or 16 rows a lane (the two kernel sizes).
+  Outcome score(const apps::SmithWaterman& w, int width, bool peerwave, int lane_rows);
+  // Warps PeerWave keeps on the GPU at once at this width and lane size.
+  int resident_warps(int width, int lane_rows) const;
+
+  struct Buffers;
 
  private:
-  struct Buffers;
   std::unique_ptr<Buffers> buffers_;
 };
 

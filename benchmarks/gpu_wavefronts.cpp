@@ -34,6 +34,7 @@ double median(std::vector<double> v) {
 
 struct Line {
   int width;
+  int lane_rows;
   std::vector<double> peerwave, baseline;  // seconds, one per round
 };
 
@@ -44,11 +45,15 @@ int main(int argc, char** argv) {
   long n = 65536;
   int rounds = 5;
   std::string alphabet_name = "protein";
-  std::vector<int> widths{32, 64, 128, 256};
+  std::vector<int> widths{32, 64};
+  std::vector<int> lane_rows{8, 16};
   std::string json_path = "gpu_wavefronts.json";
   cli.add_option("--size", n, "length of both sequences")->capture_default_str()->check(CLI::Range(1L, 1L << 20));
   cli.add_option("--alphabet", alphabet_name, "dna or protein")->capture_default_str();
   cli.add_option("--widths", widths, "hyper-tile widths")->delimiter(',')->check(CLI::Range(8, 65536));
+  cli.add_option("--lane-rows", lane_rows, "rows a lane keeps (the kernel's two sizes)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({8, 16}));
   cli.add_option("--rounds", rounds, "interleaved rounds")->capture_default_str()->check(CLI::Range(1, 99));
   cli.add_option("--json", json_path, "where the table goes as JSON")->capture_default_str();
   return apps::app_main("gpu_wavefronts", cli, argc, argv, [&] {
@@ -75,14 +80,17 @@ int main(int argc, char** argv) {
     }
     bench::GpuAlignment gpu(q, t);
     std::vector<Line> lines;
-    for (int width : widths) lines.push_back({width, {}, {}});
+    for (int rows : lane_rows) {
+      for (int width : widths) lines.push_back({width, rows, {}, {}});
+    }
     for (int round = 0; round < rounds; ++round) {
       for (Line& line : lines) {
         for (bool peerwave : {true, false}) {
-          const auto [seconds, score] = gpu.score(w, line.width, peerwave);
+          const auto [seconds, score] = gpu.score(w, line.width, peerwave, line.lane_rows);
           if (score != expected) {
-            throw trapeze::Error(fmt::format("{} at width {} scored {}, the CPU codelet {}",
-                                             peerwave ? "PeerWave" : "the baseline", line.width, score, expected));
+            throw trapeze::Error(fmt::format("{} at width {}, {} rows a lane, scored {}, the CPU codelet {}",
+                                             peerwave ? "PeerWave" : "the baseline", line.width, line.lane_rows, score,
+                                             expected));
           }
           (peerwave ? line.peerwave : line.baseline).push_back(seconds);
         }
@@ -93,16 +101,17 @@ int main(int argc, char** argv) {
     fmt::print("gpu_wavefronts: smith-waterman {} {}x{}, score {} (equal to the CPU codelet's in every run), {} rounds, "
                "medians; CPU codelet {:.1f} G cells/s\n",
                alphabet_name, n, n, expected, rounds, cells / cpu_seconds / 1e9);
-    fmt::print("{:>6} {:>8} {:>12} {:>12} {:>20}\n", "width", "warps", "PW GCUPS", "BL GCUPS", "PW/BL (min-max)");
+    fmt::print("{:>6} {:>9} {:>8} {:>12} {:>12} {:>20}\n", "width", "lane rows", "warps", "PW GCUPS", "BL GCUPS",
+               "PW/BL (min-max)");
     nlohmann::json rows = nlohmann::json::array();
     for (const Line& l : lines) {
       std::vector<double> r;
       for (std::size_t k = 0; k < l.peerwave.size(); ++k) r.push_back(l.baseline[k] / l.peerwave[k]);
       const auto [lo, hi] = std::minmax_element(r.begin(), r.end());
       const double pw = cells / median(l.peerwave), bl = cells / median(l.baseline);
-      fmt::print("{:>6} {:>8} {:>12.1f} {:>12.1f} {:>8.2f} ({:.2f}-{:.2f})\n", l.width, gpu.resident_warps(l.width), pw / 1e9,
-                 bl / 1e9, median(r), *lo, *hi);
-      rows.push_back({{"width", l.width}, {"peerwave_seconds", l.peerwave}, {"baseline_seconds", l.baseline},
+      fmt::print("{:>6} {:>9} {:>8} {:>12.1f} {:>12.1f} {:>8.2f} ({:.2f}-{:.2f})\n", l.width, l.lane_rows,
+                 gpu.resident_warps(l.width, l.lane_rows), pw / 1e9, bl / 1e9, median(r), *lo, *hi);
+      rows.push_back({{"width", l.width}, {"lane_rows", l.lane_rows}, {"peerwave_seconds", l.peerwave}, {"baseline_seconds", l.baseline},
                       {"peerwave_gcups", pw / 1e9}, {"baseline_gcups", bl / 1e9}, {"peerwave_over_baseline", median(r)}});
     }
     std::ofstream(json_path) << nlohmann::json{{"size", n}, {"alphabet", alphabet_name}, {"score", expected},

@@ -4,7 +4,7 @@
 // global-barrier baseline on the same hyper-tiles.
 //
 // A band is 32 lanes of a warp, each owning a few consecutive rows
-// (wavefront_lane_rows, kept in registers). The warp walks the band's
+// (8 or 16 for small cells, kept in registers). The warp walks the band's
 // anti-diagonals: at step s lane k computes its rows at column s - k, top
 // down, the first from lane k - 1's last row of the step before (up, a
 // shuffle) and two steps before (up-left, the up it took one step earlier),
@@ -49,11 +49,15 @@ inline constexpr int wavefront_block_warps = 4;  // bands a block sweeps side by
 // one progress flag, and a band of 32 lanes covers 32 times as many rows
 // (fewer bands, so a shorter fill of the pipeline of bands). Small cells only:
 // the rows live in registers.
+// The kernels come in two sizes: the most rows a lane may keep (16 for
+// small cells) and half as many; the codelet picks one per tile
+// (wavefront_lane_rows_for): more rows mean fewer, taller bands, which pays
+// on tall tiles and starves the GPU of bands on short ones.
 template <Wavefront W>
-inline constexpr int wavefront_lane_rows = sizeof(typename W::value_type) <= 16 ? 8
-                                           : sizeof(typename W::value_type) <= 32 ? 4 : 1;
+inline constexpr int wavefront_most_lane_rows = sizeof(typename W::value_type) <= 16 ? 16
+                                                : sizeof(typename W::value_type) <= 32 ? 4 : 1;
 template <Wavefront W>
-inline constexpr int wavefront_band_rows = 32 * wavefront_lane_rows<W>;
+inline constexpr int wavefront_fewer_lane_rows = wavefront_most_lane_rows<W> > 1 ? wavefront_most_lane_rows<W> / 2 : 1;
 
 // One tile task's data on the device (codelets/wavefront_args.hpp's buffers).
 template <Wavefront W>
@@ -84,9 +88,8 @@ struct WavefrontHyperTiles {
   int lag;
 };
 
-template <Wavefront W>
-WavefrontHyperTiles wavefront_hyper_tiles(Index rows, Index columns, int width) {
-  constexpr Index band_rows = wavefront_band_rows<W>;
+inline WavefrontHyperTiles wavefront_hyper_tiles(Index rows, Index columns, int width, int lane_rows) {
+  const Index band_rows = 32 * static_cast<Index>(lane_rows);
   return {width, static_cast<int>((columns + 31 + width - 1) / width), static_cast<int>((rows + band_rows - 1) / band_rows),
           1 + (31 + width - 1) / width};
 }
@@ -152,22 +155,22 @@ __device__ cell_input_of<W> cell_input(const WavefrontTileDevice<W>& t, Index r,
 }
 
 // A lane's registers between hyper-tiles.
-template <Wavefront W>
+template <Wavefront W, int L>
 struct LaneState {
-  typename W::value_type left[wavefront_lane_rows<W>];  // its rows' values of the last step (column -1 before it starts)
+  typename W::value_type left[L];  // its rows' values of the last step (column -1 before it starts)
   typename W::value_type up_left;   // the up it took at the last step: the next step's up-left of its first row
   result_of<W> folded;
 };
 
 // The lane's state before its band's first step.
-template <Wavefront W>
-__device__ LaneState<W> first_state(const WavefrontTileDevice<W>& t, int b) {
+template <Wavefront W, int L>
+__device__ LaneState<W, L> first_state(const WavefrontTileDevice<W>& t, int b) {
   using T = typename W::value_type;
-  constexpr int lane_rows = wavefront_lane_rows<W>;
+  constexpr int lane_rows = L;
   const int lane = static_cast<int>(threadIdx.x) & 31;
-  const Index band_row = static_cast<Index>(b) * wavefront_band_rows<W>;
+  const Index band_row = static_cast<Index>(b) * (32 * L);
   const Index row = band_row + static_cast<Index>(lane) * lane_rows;
-  LaneState<W> s;
+  LaneState<W, L> s;
 #pragma unroll
   for (int r = 0; r < lane_rows; ++r) s.left[r] = row + r < t.rows ? t.left[row + r] : T{};
   // Up-left of step 0: lane k - 1's last row before its start (its left
@@ -183,16 +186,16 @@ __device__ LaneState<W> first_state(const WavefrontTileDevice<W>& t, int b) {
 // `row_above`, the band above's ring row or the tile's top strip + 1).
 // `row_below`: where the band's last row goes (the ring, or the top strip + 1
 // for the tile's last band).
-template <Wavefront W>
+template <Wavefront W, int L>
 __device__ void sweep_hyper_tile(const W& w, const WavefrontTileDevice<W>& t, const WavefrontHyperTiles& h, int b,
-                                 int q, LaneState<W>& state, typename W::value_type* above,
+                                 int q, LaneState<W, L>& state, typename W::value_type* above,
                                  const typename W::value_type* row_above, typename W::value_type* row_below) {
   using T = typename W::value_type;
-  constexpr int lane_rows = wavefront_lane_rows<W>;
+  constexpr int lane_rows = L;
   const int lane = static_cast<int>(threadIdx.x) & 31;
-  const Index band_row = static_cast<Index>(b) * wavefront_band_rows<W>;
+  const Index band_row = static_cast<Index>(b) * (32 * L);
   const Index row = band_row + static_cast<Index>(lane) * lane_rows;  // the lane's first row
-  const Index last_row = min(band_row + wavefront_band_rows<W>, t.rows) - 1;
+  const Index last_row = min(band_row + 32 * L, t.rows) - 1;
   const Index base = static_cast<Index>(q) * h.width;
   // Global loads bypass L1 (__ldcg): other SMs write the band above's row
   // during the launch.
@@ -276,7 +279,7 @@ __device__ const W& shared_wavefront(const W& w, unsigned char* shared) {
 // One launch over the whole tile. `progress`: h.bands ints, zero at launch
 // (columns of each band's last row published); `ring`: ring_rows x columns
 // values; `lane_results`: a result per thread of the grid.
-template <Wavefront W>
+template <Wavefront W, int L>
 __global__ void wavefront_peerwave_kernel(W wavefront, WavefrontTileDevice<W> t, WavefrontHyperTiles h, int* progress,
                                           typename W::value_type* ring, int ring_rows, result_of<W>* lane_results) {
   using T = typename W::value_type;
@@ -288,7 +291,7 @@ __global__ void wavefront_peerwave_kernel(W wavefront, WavefrontTileDevice<W> t,
   const int warps = static_cast<int>(gridDim.x) * wavefront_block_warps;
   result_of<W> folded{};
   for (int b = static_cast<int>(blockIdx.x) * wavefront_block_warps + warp; b < h.bands; b += warps) {
-    detail::LaneState<W> state = detail::first_state(t, b);
+    detail::LaneState<W, L> state = detail::first_state<W, L>(t, b);
     const bool last_band = b == h.bands - 1;
     const T* row_above = b == 0 ? t.top + 1 : ring + static_cast<std::size_t>((b - 1) % ring_rows) * t.columns;
     T* row_below = last_band ? t.top + 1 : ring + static_cast<std::size_t>(b % ring_rows) * t.columns;
@@ -299,7 +302,7 @@ __global__ void wavefront_peerwave_kernel(W wavefront, WavefrontTileDevice<W> t,
         __threadfence();
       }
       __syncwarp();
-      detail::sweep_hyper_tile(w, t, h, b, q, state, above, row_above, row_below);
+      detail::sweep_hyper_tile<W, L>(w, t, h, b, q, state, above, row_above, row_below);
       // The last row's cells out before the count that lets the band below read them.
       __threadfence();
       __syncwarp();
@@ -316,9 +319,9 @@ __global__ void wavefront_peerwave_kernel(W wavefront, WavefrontTileDevice<W> t,
 // Wave d of the baseline: hyper-tiles (b, q) with lag * b + q = d, a warp each.
 // `rows`: h.bands x columns values (every band's last row); `states`: a lane
 // state per thread of h.bands bands.
-template <Wavefront W>
+template <Wavefront W, int L>
 __global__ void wavefront_wave_kernel(W wavefront, WavefrontTileDevice<W> t, WavefrontHyperTiles h, int d,
-                                      typename W::value_type* rows, detail::LaneState<W>* states) {
+                                      typename W::value_type* rows, detail::LaneState<W, L>* states) {
   using T = typename W::value_type;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const W& w = detail::shared_wavefront(wavefront, shared_bytes);
@@ -329,11 +332,11 @@ __global__ void wavefront_wave_kernel(W wavefront, WavefrontTileDevice<W> t, Wav
   const int b = first_band + static_cast<int>(blockIdx.x) * wavefront_block_warps + warp;
   const int q = d - h.lag * b;
   if (b >= h.bands || q < 0 || q >= h.chunks) return;
-  detail::LaneState<W>& saved = states[static_cast<std::size_t>(b) * 32 + lane];
-  detail::LaneState<W> state = q == 0 ? detail::first_state(t, b) : saved;
+  detail::LaneState<W, L>& saved = states[static_cast<std::size_t>(b) * 32 + lane];
+  detail::LaneState<W, L> state = q == 0 ? detail::first_state<W, L>(t, b) : saved;
   const T* row_above = b == 0 ? t.top + 1 : rows + static_cast<std::size_t>(b - 1) * t.columns;
   T* row_below = b == h.bands - 1 ? t.top + 1 : rows + static_cast<std::size_t>(b) * t.columns;
-  detail::sweep_hyper_tile(w, t, h, b, q, state, above, row_above, row_below);
+  detail::sweep_hyper_tile<W, L>(w, t, h, b, q, state, above, row_above, row_below);
   saved = state;
 }
 
@@ -353,8 +356,8 @@ __global__ void wavefront_merge_kernel(W w, const result_of<W>* parts, long long
 }
 
 // The baseline's folds, kept in its lane states, into *result.
-template <Wavefront W>
-__global__ void wavefront_merge_states_kernel(W w, const detail::LaneState<W>* states, long long count,
+template <Wavefront W, int L>
+__global__ void wavefront_merge_states_kernel(W w, const detail::LaneState<W, L>* states, long long count,
                                               result_of<W>* result) {
   __shared__ result_of<W> lane_parts[32];
   result_of<W> folded{};
@@ -371,15 +374,15 @@ __global__ void wavefront_merge_states_kernel(W w, const detail::LaneState<W>* s
 // How many blocks of wavefront_peerwave_kernel<W> are on the GPU at once:
 // the persistent kernel must not start more (a waiting warp would hold the
 // SM its predecessor needs). Also lifts the kernels' shared-memory limit.
-template <Wavefront W>
+template <Wavefront W, int L>
 int resident_wavefront_blocks(int width) {
   const int bytes = static_cast<int>(wavefront_shared_bytes<W>(width));
   int device = 0, sms = 0, blocks_per_sm = 0;
   TRAPEZE_CUDA_CHECK(cudaGetDevice(&device));
   TRAPEZE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(wavefront_peerwave_kernel<W>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(wavefront_wave_kernel<W>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  TRAPEZE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, wavefront_peerwave_kernel<W>,
+  TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(wavefront_peerwave_kernel<W, L>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(wavefront_wave_kernel<W, L>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  TRAPEZE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, wavefront_peerwave_kernel<W, L>,
                                                                    32 * wavefront_block_warps, bytes));
   if (blocks_per_sm < 1) {
     std::fprintf(stderr, "trapeze: a wavefront hyper-tile %d steps wide needs %d bytes of shared memory: more than a block may have\n",
@@ -405,13 +408,13 @@ inline int wavefront_ring_rows(int bands, int blocks) {
 // into `result` (device memory; ignored without a fold). Scratch: `progress`
 // h.bands ints, `ring` ring_rows x columns values, `lane_results` blocks x
 // 128 results.
-template <Wavefront W>
+template <Wavefront W, int L>
 void launch_wavefront_peerwave(const W& w, const WavefrontTileDevice<W>& t, const WavefrontHyperTiles& h, int blocks,
                                int* progress, typename W::value_type* ring, int ring_rows, result_of<W>* lane_results,
                                result_of<W>* result, cudaStream_t stream) {
   if (t.rows == 0 || t.columns == 0) return;
   TRAPEZE_CUDA_CHECK(cudaMemsetAsync(progress, 0, sizeof(int) * static_cast<std::size_t>(h.bands), stream));
-  wavefront_peerwave_kernel<W><<<blocks, 32 * wavefront_block_warps, wavefront_shared_bytes<W>(h.width), stream>>>(
+  wavefront_peerwave_kernel<W, L><<<blocks, 32 * wavefront_block_warps, wavefront_shared_bytes<W>(h.width), stream>>>(
       w, t, h, progress, ring, ring_rows, lane_results);
   TRAPEZE_CUDA_CHECK_LAUNCH("wavefront_peerwave_kernel");
   if constexpr (folds_result_v<W>) {
@@ -424,9 +427,9 @@ void launch_wavefront_peerwave(const W& w, const WavefrontTileDevice<W>& t, cons
 // The same tile by the baseline: a launch per wave (call
 // resident_wavefront_blocks first: it sets the shared-memory limit).
 // Scratch: `rows` h.bands x columns values, `states` h.bands x 32 lane states.
-template <Wavefront W>
+template <Wavefront W, int L>
 void launch_wavefront_waves(const W& w, const WavefrontTileDevice<W>& t, const WavefrontHyperTiles& h,
-                            typename W::value_type* rows, detail::LaneState<W>* states, result_of<W>* result,
+                            typename W::value_type* rows, detail::LaneState<W, L>* states, result_of<W>* result,
                             cudaStream_t stream) {
   if (t.rows == 0 || t.columns == 0) return;
   const int waves = h.lag * (h.bands - 1) + h.chunks;
@@ -436,12 +439,12 @@ void launch_wavefront_waves(const W& w, const WavefrontTileDevice<W>& t, const W
     const int last_band = std::min(h.bands - 1, d / h.lag);
     if (last_band < first_band) continue;
     const int blocks = (last_band - first_band + wavefront_block_warps) / wavefront_block_warps;
-    wavefront_wave_kernel<W><<<blocks, 32 * wavefront_block_warps, bytes, stream>>>(w, t, h, d, rows, states);
+    wavefront_wave_kernel<W, L><<<blocks, 32 * wavefront_block_warps, bytes, stream>>>(w, t, h, d, rows, states);
     TRAPEZE_CUDA_CHECK_LAUNCH("wavefront_wave_kernel");
   }
   if constexpr (folds_result_v<W>) {
     // The lane states hold each lane's fold; merged like PeerWave's.
-    wavefront_merge_states_kernel<W><<<1, 32, 0, stream>>>(w, states, static_cast<long long>(h.bands) * 32, result);
+    wavefront_merge_states_kernel<W, L><<<1, 32, 0, stream>>>(w, states, static_cast<long long>(h.bands) * 32, result);
     TRAPEZE_CUDA_CHECK_LAUNCH("wavefront_merge_states_kernel");
   }
 }

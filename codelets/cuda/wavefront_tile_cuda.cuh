@@ -41,6 +41,46 @@ inline std::size_t wavefront_ring_bytes() {
   return free / 2;
 }
 
+// One tile with lanes of L rows: scratch, the PeerWave launch, the strips.
+template <Wavefront W, int L>
+void sweep_wavefront_tile(const W& w, WavefrontTileDevice<W> t, typename W::value_type* left, result_of<W>* result,
+                          int width, cudaStream_t stream) {
+  using T = typename W::value_type;
+  using Result = result_of<W>;
+  const WavefrontHyperTiles h = wavefront_hyper_tiles(t.rows, t.columns, width, L);
+  const std::size_t row_bytes = sizeof(T) * static_cast<std::size_t>(t.columns);
+  const int ring_blocks =
+      static_cast<int>(std::max<std::size_t>(1, (wavefront_ring_bytes() / row_bytes) / wavefront_block_warps));
+  const int blocks = std::max(1, std::min({resident_wavefront_blocks<W, L>(h.width), ring_blocks,
+                                           (h.bands + wavefront_block_warps - 1) / wavefront_block_warps}));
+  const int ring_rows = wavefront_ring_rows(h.bands, blocks);
+  StreamScratch<T> left_out(static_cast<std::size_t>(t.rows), stream);
+  StreamScratch<int> progress(static_cast<std::size_t>(h.bands), stream);
+  StreamScratch<T> ring(static_cast<std::size_t>(ring_rows) * static_cast<std::size_t>(t.columns), stream);
+  StreamScratch<Result> lane_results(
+      folds_result_v<W> ? static_cast<std::size_t>(blocks) * 32 * wavefront_block_warps : 0, stream);
+  t.left_out = left_out.data;
+  launch_wavefront_peerwave<W, L>(w, t, h, blocks, progress.data, ring.data, ring_rows, lane_results.data, result, stream);
+  // As the CPU leaves them: the top strip's corner is the left value of the
+  // tile's last row (the tile below's up-left), the left strip the last column.
+  TRAPEZE_CUDA_CHECK(cudaMemcpyAsync(t.top, left + (t.rows - 1), sizeof(T), cudaMemcpyDeviceToDevice, stream));
+  TRAPEZE_CUDA_CHECK(cudaMemcpyAsync(left, left_out.data, sizeof(T) * static_cast<std::size_t>(t.rows),
+                                     cudaMemcpyDeviceToDevice, stream));
+}
+
+// Whether lanes of the most rows suit a tile of `rows`: when its bands of
+// 32 x most rows still number at least half the warps the GPU holds at once.
+// Measured on an H100, Smith-Waterman protein, kernels alone (docs/PERF.md):
+// 16 rows a lane against 8 at 65536^2 47 against 68 G cells/s, at 262144^2
+// 189 against 257, at 1048576^2 576 against 487; this rule picks 8, 8, 16.
+template <Wavefront W>
+bool most_lane_rows_suit(Index rows, int width) {
+  constexpr int most = wavefront_most_lane_rows<W>;
+  const Index bands = (rows + 32 * most - 1) / (32 * most);
+  const Index warps = static_cast<Index>(resident_wavefront_blocks<W, most>(width)) * wavefront_block_warps;
+  return 2 * bands >= warps;
+}
+
 template <Wavefront W>
 void wavefront_tile_cuda(void* buffers[], void* cl_arg) {
   using T = typename W::value_type;
@@ -74,26 +114,13 @@ void wavefront_tile_cuda(void* buffers[], void* cl_arg) {
     t.output_ld = STARPU_MATRIX_GET_LD(buffers[next++]);
   }
   if (t.rows == 0 || t.columns == 0) return;
-  const WavefrontHyperTiles h = wavefront_hyper_tiles<W>(t.rows, t.columns, args.hyper_tile_width);
-  const std::size_t row_bytes = sizeof(T) * static_cast<std::size_t>(t.columns);
-  const int ring_blocks =
-      static_cast<int>(std::max<std::size_t>(1, (wavefront_ring_bytes() / row_bytes) / wavefront_block_warps));
-  const int blocks = std::max(1, std::min({resident_wavefront_blocks<W>(h.width), ring_blocks,
-                                           (h.bands + wavefront_block_warps - 1) / wavefront_block_warps}));
-  const int ring_rows = wavefront_ring_rows(h.bands, blocks);
-  StreamScratch<T> left_out(static_cast<std::size_t>(t.rows), stream);
-  StreamScratch<int> progress(static_cast<std::size_t>(h.bands), stream);
-  StreamScratch<T> ring(static_cast<std::size_t>(ring_rows) * static_cast<std::size_t>(t.columns), stream);
-  StreamScratch<Result> lane_results(
-      folds_result_v<W> ? static_cast<std::size_t>(blocks) * 32 * wavefront_block_warps : 0, stream);
-  t.left_out = left_out.data;
-  launch_wavefront_peerwave(*args.wavefront, t, h, blocks, progress.data, ring.data, ring_rows, lane_results.data,
-                            result, stream);
-  // As the CPU leaves them: the top strip's corner is the left value of the
-  // tile's last row (the tile below's up-left), the left strip the last column.
-  TRAPEZE_CUDA_CHECK(cudaMemcpyAsync(t.top, left + (t.rows - 1), sizeof(T), cudaMemcpyDeviceToDevice, stream));
-  TRAPEZE_CUDA_CHECK(cudaMemcpyAsync(left, left_out.data, sizeof(T) * static_cast<std::size_t>(t.rows),
-                                     cudaMemcpyDeviceToDevice, stream));
+  if constexpr (wavefront_most_lane_rows<W> != wavefront_fewer_lane_rows<W>) {
+    if (!most_lane_rows_suit<W>(t.rows, args.hyper_tile_width)) {
+      sweep_wavefront_tile<W, wavefront_fewer_lane_rows<W>>(*args.wavefront, t, left, result, args.hyper_tile_width, stream);
+      return;
+    }
+  }
+  sweep_wavefront_tile<W, wavefront_most_lane_rows<W>>(*args.wavefront, t, left, result, args.hyper_tile_width, stream);
 }
 
 }  // namespace trapeze::cuda

@@ -26,7 +26,7 @@ unset STARPU_NCPU
 for n in $size ${LARGE:-}; do
   for alphabet in ${ALPHABETS:-protein dna}; do
     echo "== gpu_wavefronts $alphabet $n"
-    timeout 400 "$here/run.sh" gpu_wavefronts --size "$n" --alphabet "$alphabet" --widths "$widths" --rounds "$rounds" \
+    timeout 400 "$here/run.sh" gpu_wavefronts --size "$n" --alphabet "$alphabet" --widths "$widths" --rounds "$rounds" --lane-rows "${LANE_ROWS:-8,16}" \
       --json "$out/gpu_wavefronts_${alphabet}_$n.json" 2>&1 | tail -8 | tee "$out/gpu_wavefronts_${alphabet}_$n.txt"
   done
 done
