@@ -37,11 +37,12 @@ struct WavefrontOptions : RunReportOptions {
 
 void add_wavefront_options(CLI::App& cli, WavefrontOptions& options);
 
-// --tile ROWSxCOLUMNS (or N for N x N, or auto: 512x512 on CPUs, on GPUs
-// alone the whole space: one PeerWave launch),
-// --devices, --width. `gpus_alone`: the tiles run on GPUs only.
+// --tile ROWSxCOLUMNS (or N for N x N, or auto: on CPUs the largest square of
+// 512 to 4096 leaving 4 tiles per worker along the shorter side, on GPUs alone
+// the whole space: one PeerWave launch), --devices, --width. `gpus_alone`:
+// the tiles run on GPUs only.
 trapeze::WavefrontPlan make_wavefront_plan(const WavefrontOptions& options, trapeze::Index rows, trapeze::Index columns,
-                                           bool gpus_alone);
+                                           bool gpus_alone, int cpu_workers);
 
 // --devices if given, else TRAPEZE_DEVICES if set, else auto.
 trapeze::StageDevices requested_wavefront_devices(const WavefrontOptions& options);
@@ -123,7 +124,9 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
   const trapeze::CudaStencilFunctions* cuda = trapeze::cuda_functions_of<W>();
   const bool gpus_alone = cuda && cuda->wavefront_tile && runtime.cuda_worker_count() > 0 &&
                           (devices == trapeze::StageDevices::automatic || devices == trapeze::StageDevices::gpu);
-  trapeze::WavefrontPlan plan = make_wavefront_plan(options, data.rows, data.columns, gpus_alone);
+  // Ranks must cut the space alike: under MPI the CPU tile does not follow a rank's worker count.
+  trapeze::WavefrontPlan plan = make_wavefront_plan(options, data.rows, data.columns, gpus_alone,
+                                                    runtime.ranks() > 1 ? 0 : runtime.cpu_worker_count());
   plan.max_tasks_in_flight = options.window;
   if (runtime.ranks() > 1 && (!options.checkpoint.empty() || !options.restart.empty())) {
     throw trapeze::InvalidArgument("--checkpoint and --restart are not supported across MPI ranks yet (" +
