@@ -11,7 +11,10 @@
 //   [result (RW, vector of one result) when the wavefront folds one],
 //   [row inputs (R, vector of rows)], [column inputs (R, vector of cols)],
 //   [cell inputs (R, matrix rows x cols)], [output (W, matrix rows x cols)].
+#include <starpu.h>
+
 #include "trapeze/geometry.hpp"
+#include "trapeze/wavefront.hpp"
 
 namespace trapeze {
 
@@ -25,5 +28,45 @@ struct WavefrontTileArgs {
   bool output;         // the task writes its cells to an output matrix
   int hyper_tile_width;  // GPU: steps per hyper-tile (WavefrontPlan::hyper_tile_width)
 };
+
+// A tile task's buffers in the order above, on whichever node the task runs
+// (inputs a wavefront does not declare stay null).
+template <Wavefront W>
+struct WavefrontTaskBuffers {
+  typename W::value_type* top = nullptr;
+  typename W::value_type* left = nullptr;
+  result_of<W>* result = nullptr;
+  const row_input_of<W>* row_inputs = nullptr;
+  const column_input_of<W>* column_inputs = nullptr;
+  const cell_input_of<W>* cell_inputs = nullptr;
+  Index cell_ld = 0;
+  typename W::value_type* output = nullptr;
+  Index output_ld = 0;
+};
+
+template <Wavefront W>
+WavefrontTaskBuffers<W> wavefront_task_buffers(void* buffers[], bool output) {
+  using T = typename W::value_type;
+  WavefrontTaskBuffers<W> b;
+  int next = 0;
+  b.top = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
+  b.left = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
+  if constexpr (folds_result_v<W>) b.result = reinterpret_cast<result_of<W>*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
+  if constexpr (has_input_v<row_input_of<W>>) {
+    b.row_inputs = reinterpret_cast<const row_input_of<W>*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
+  }
+  if constexpr (has_input_v<column_input_of<W>>) {
+    b.column_inputs = reinterpret_cast<const column_input_of<W>*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
+  }
+  if constexpr (has_input_v<cell_input_of<W>>) {
+    b.cell_inputs = reinterpret_cast<const cell_input_of<W>*>(STARPU_MATRIX_GET_PTR(buffers[next]));
+    b.cell_ld = STARPU_MATRIX_GET_LD(buffers[next++]);
+  }
+  if (output) {
+    b.output = reinterpret_cast<T*>(STARPU_MATRIX_GET_PTR(buffers[next]));
+    b.output_ld = STARPU_MATRIX_GET_LD(buffers[next++]);
+  }
+  return b;
+}
 
 }  // namespace trapeze

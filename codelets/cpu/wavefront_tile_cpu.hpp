@@ -173,31 +173,21 @@ void wavefront_stripe(const W& w, const WavefrontTileArgs<W>& a, const Wavefront
 
 template <Wavefront W>
 void wavefront_tile_cpu(void* buffers[], void* cl_arg) {
-  using T = typename W::value_type;
   using Result = result_of<W>;
   WavefrontTileArgs<W> args;
   starpu_codelet_unpack_args(cl_arg, &args);
   const W& wavefront = *args.wavefront;
+  const WavefrontTaskBuffers<W> b = wavefront_task_buffers<W>(buffers, args.output);
   WavefrontTileView<W> view;
-  int next = 0;
-  view.top = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
-  view.left = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
-  Result* result = nullptr;
-  if constexpr (folds_result_v<W>) result = reinterpret_cast<Result*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
-  if constexpr (has_input_v<row_input_of<W>>) {
-    view.row_inputs = reinterpret_cast<const row_input_of<W>*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
-  }
-  if constexpr (has_input_v<column_input_of<W>>) {
-    view.column_inputs = reinterpret_cast<const column_input_of<W>*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
-  }
-  if constexpr (has_input_v<cell_input_of<W>>) {
-    view.cell_inputs = reinterpret_cast<const cell_input_of<W>*>(STARPU_MATRIX_GET_PTR(buffers[next]));
-    view.cell_ld = STARPU_MATRIX_GET_LD(buffers[next++]);
-  }
-  if (args.output) {
-    view.output = reinterpret_cast<T*>(STARPU_MATRIX_GET_PTR(buffers[next]));
-    view.output_ld = STARPU_MATRIX_GET_LD(buffers[next++]);
-  }
+  view.top = b.top;
+  view.left = b.left;
+  view.row_inputs = b.row_inputs;
+  view.column_inputs = b.column_inputs;
+  view.cell_inputs = b.cell_inputs;
+  view.cell_ld = b.cell_ld;
+  view.output = b.output;
+  view.output_ld = b.output_ld;
+  Result* const result = b.result;
   Result folded{};
   if constexpr (folds_result_v<W>) folded = *result;
   // Each lane folds its own cells from the fold's identity (Result{}), merged after.

@@ -36,6 +36,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <type_traits>
 
 #include "cuda_check.cuh"
 #include "trapeze/wavefront.hpp"
@@ -340,28 +341,17 @@ __global__ void wavefront_wave_kernel(W wavefront, WavefrontTileDevice<W> t, Wav
   saved = state;
 }
 
-// Folds the grid's lane results into *result: one block of 32 threads.
-template <Wavefront W>
-__global__ void wavefront_merge_kernel(W w, const result_of<W>* parts, long long count, result_of<W>* result) {
+// Merges `count` folds into *result, one block of 32 threads: PeerWave's
+// lane results (Part = result_of<W>) or the baseline's lane states (their
+// `folded`).
+template <Wavefront W, typename Part>
+__global__ void wavefront_merge_kernel(W w, const Part* parts, long long count, result_of<W>* result) {
   __shared__ result_of<W> lane_parts[32];
   result_of<W> folded{};
-  for (long long i = threadIdx.x; i < count; i += 32) w.merge(folded, parts[i]);
-  lane_parts[threadIdx.x] = folded;
-  __syncwarp();
-  if (threadIdx.x == 0) {
-    result_of<W> total = *result;
-    for (int i = 0; i < 32; ++i) w.merge(total, lane_parts[i]);
-    *result = total;
+  for (long long i = threadIdx.x; i < count; i += 32) {
+    if constexpr (std::is_same_v<Part, result_of<W>>) w.merge(folded, parts[i]);
+    else w.merge(folded, parts[i].folded);
   }
-}
-
-// The baseline's folds, kept in its lane states, into *result.
-template <Wavefront W, int L>
-__global__ void wavefront_merge_states_kernel(W w, const detail::LaneState<W, L>* states, long long count,
-                                              result_of<W>* result) {
-  __shared__ result_of<W> lane_parts[32];
-  result_of<W> folded{};
-  for (long long i = threadIdx.x; i < count; i += 32) w.merge(folded, states[i].folded);
   lane_parts[threadIdx.x] = folded;
   __syncwarp();
   if (threadIdx.x == 0) {
@@ -418,7 +408,7 @@ void launch_wavefront_peerwave(const W& w, const WavefrontTileDevice<W>& t, cons
       w, t, h, progress, ring, ring_rows, lane_results);
   TRAPEZE_CUDA_CHECK_LAUNCH("wavefront_peerwave_kernel");
   if constexpr (folds_result_v<W>) {
-    wavefront_merge_kernel<W><<<1, 32, 0, stream>>>(w, lane_results, static_cast<long long>(blocks) * 32 * wavefront_block_warps,
+    wavefront_merge_kernel<W, result_of<W>><<<1, 32, 0, stream>>>(w, lane_results, static_cast<long long>(blocks) * 32 * wavefront_block_warps,
                                                     result);
     TRAPEZE_CUDA_CHECK_LAUNCH("wavefront_merge_kernel");
   }
@@ -444,8 +434,9 @@ void launch_wavefront_waves(const W& w, const WavefrontTileDevice<W>& t, const W
   }
   if constexpr (folds_result_v<W>) {
     // The lane states hold each lane's fold; merged like PeerWave's.
-    wavefront_merge_states_kernel<W, L><<<1, 32, 0, stream>>>(w, states, static_cast<long long>(h.bands) * 32, result);
-    TRAPEZE_CUDA_CHECK_LAUNCH("wavefront_merge_states_kernel");
+    wavefront_merge_kernel<W, detail::LaneState<W, L>><<<1, 32, 0, stream>>>(w, states, static_cast<long long>(h.bands) * 32,
+                                                                            result);
+    TRAPEZE_CUDA_CHECK_LAUNCH("wavefront_merge_kernel");
   }
 }
 

@@ -88,31 +88,22 @@ void wavefront_tile_cuda(void* buffers[], void* cl_arg) {
   WavefrontTileArgs<W> args;
   starpu_codelet_unpack_args(cl_arg, &args);
   const cudaStream_t stream = starpu_cuda_get_local_stream();
+  const WavefrontTaskBuffers<W> b = wavefront_task_buffers<W>(buffers, args.output);
   WavefrontTileDevice<W> t;
   t.rows = args.rows;
   t.columns = args.columns;
   t.first_row = args.first_row;
   t.first_column = args.first_column;
-  int next = 0;
-  t.top = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
-  T* const left = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
-  t.left = left;
-  Result* result = nullptr;
-  if constexpr (folds_result_v<W>) result = reinterpret_cast<Result*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
-  if constexpr (has_input_v<row_input_of<W>>) {
-    t.row_inputs = reinterpret_cast<const row_input_of<W>*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
-  }
-  if constexpr (has_input_v<column_input_of<W>>) {
-    t.column_inputs = reinterpret_cast<const column_input_of<W>*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
-  }
-  if constexpr (has_input_v<cell_input_of<W>>) {
-    t.cell_inputs = reinterpret_cast<const cell_input_of<W>*>(STARPU_MATRIX_GET_PTR(buffers[next]));
-    t.cell_ld = STARPU_MATRIX_GET_LD(buffers[next++]);
-  }
-  if (args.output) {
-    t.output = reinterpret_cast<T*>(STARPU_MATRIX_GET_PTR(buffers[next]));
-    t.output_ld = STARPU_MATRIX_GET_LD(buffers[next++]);
-  }
+  t.top = b.top;
+  t.left = b.left;
+  t.row_inputs = b.row_inputs;
+  t.column_inputs = b.column_inputs;
+  t.cell_inputs = b.cell_inputs;
+  t.cell_ld = b.cell_ld;
+  t.output = b.output;
+  t.output_ld = b.output_ld;
+  T* const left = b.left;
+  Result* const result = b.result;
   if (t.rows == 0 || t.columns == 0) return;
   if constexpr (wavefront_most_lane_rows<W> != wavefront_fewer_lane_rows<W>) {
     if (!most_lane_rows_suit<W>(t.rows, args.hyper_tile_width)) {
