@@ -11,6 +11,7 @@
 // chose the defaults; this list is the last one.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,6 +23,7 @@
 #include "codelets/cuda/stage_cuda.cuh"
 #include "gpu_plain_loop.hpp"
 #include "gpu_timing.cuh"
+#include "stencils/hotspot.hpp"
 #include "stencils/jacobi2d.hpp"
 #include "stencils/jacobi3d.hpp"
 #include "stencils/life.hpp"
@@ -67,6 +69,13 @@ struct Variant {
   bool synchronise = false;       // a device synchronisation after each launch (the plain loop's barrier)
   bool check_against_default = false;  // its output must equal the set's first variant's, bit for bit
   std::string check = "";              // "equal" or what differed
+  double cell_bytes = 8;               // one step's bytes per cell: the roofline's divisor
+};
+
+// HotSpot reading its power map from device memory at every step, as the
+// kernels did before `constants_at_cell_only` (the probe's comparison).
+struct HotspotPowerFromMemory : apps::Hotspot {
+  static constexpr bool constants_at_cell_only = false;
 };
 
 template <typename S, typename Policy>
@@ -123,6 +132,26 @@ Variant register_trapezoid(const char* stencil, const char* policy, const Domain
   return v;
 }
 
+// HotSpot with its power map: the single step, and the register trapezoid
+// with the power map in registers or read from device memory every step.
+template <typename S>
+Variant hotspot_variant(const char* kernel, const char* policy, const Domain& domain, int k, const float* power) {
+  const LaunchGeometry g = domain.geometry(k);
+  const S stencil{apps::Hotspot::for_grid(domain.n[1], domain.n[0])};
+  Variant v{"hotspot", kernel, policy, k, domain.cells(), [g, stencil, power, k](const void* in, void* out) {
+              const auto* from = static_cast<const float*>(in);
+              auto* to = static_cast<float*>(out);
+              using P = trapeze::cuda::RegisterTrapezoidPolicyOf<S>;
+              if (k == 1) trapeze::cuda::launch_single_step(stencil, from, to, power, g, 0.0f, nullptr);
+              else if (k == 8) trapeze::cuda::launch_register_trapezoid_k<S, P, 8>(stencil, from, to, power, g, 0.0f, nullptr);
+              else if (k == 12) trapeze::cuda::launch_register_trapezoid_k<S, P, 12>(stencil, from, to, power, g, 0.0f, nullptr);
+              else trapeze::cuda::launch_register_trapezoid_k<S, P, 16>(stencil, from, to, power, g, 0.0f, nullptr);
+            }};
+  v.check_against_default = k > 1;
+  v.cell_bytes = 12;
+  return v;
+}
+
 template <typename S, typename Policy>
 Variant trapezoid(const char* stencil, const char* policy, const Domain& domain, int k) {
   const LaunchGeometry g = domain.geometry(k);
@@ -164,7 +193,29 @@ int main(int argc, char** argv) {
   variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<256, 1, 1, 512, 2, 2>, 8>("jacobi2d", "t256 p512 b2 a2", square));
   variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<256, 1, 1, 128, 2, 2>, 8>("jacobi2d", "t256 p128 b2 a2", square));
   variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<256, 1, 1, 256, 4, 2>, 8>("jacobi2d", "t256 p256 b4 a2", square));
+  // Life: the single step (the reference of the checks) and the box
+  // trapezoid in shared memory. (A register trapezoid for 2-D box stencils,
+  // each step's 3x3 window in registers, ran at 0.19-0.22 of the roofline
+  // against the box trapezoid's 0.355: docs/PERF.md, 2026-11-25.)
+  variants_life.push_back(single_step<L, trapeze::cuda::StreamPolicyOf<L>>("life", "default", square));
+  variants_life.push_back(trapezoid<L, trapeze::cuda::PolicyOf<L>>("life", "default", square, 6));
   variants_life.push_back(trapezoid<L, trapeze::cuda::PolicyOf<L>>("life", "default", square, 8));
+  // HotSpot: its power map in registers (constants_at_cell_only) or read from memory each step.
+  const auto power_cells = static_cast<std::size_t>(square.padded_cells());
+  bench::DeviceBuffer<float> power(power_cells);
+  {
+    std::vector<float> host(power_cells);
+    std::mt19937 engine(5);
+    std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+    for (auto& v : host) v = uniform(engine);
+    TRAPEZE_CUDA_CHECK(cudaMemcpy(power.data, host.data(), power_cells * sizeof(float), cudaMemcpyHostToDevice));
+  }
+  std::vector<Variant> variants_hotspot;
+  variants_hotspot.push_back(hotspot_variant<apps::Hotspot>("single-step", "default", square, 1, power.data));
+  for (int k : {8, 12, 16}) {
+    variants_hotspot.push_back(hotspot_variant<apps::Hotspot>("reg-trapezoid", "power in registers", square, k, power.data));
+    variants_hotspot.push_back(hotspot_variant<HotspotPowerFromMemory>("reg-trapezoid", "power from memory", square, k, power.data));
+  }
   // 3-D: the single step, the box trapezoid, and the plane trapezoid's box and threads against k.
   variants3.push_back(plane_stream<J3, trapeze::cuda::PlaneStreamPolicyOf<J3>>("jacobi3d", "default", cube));
   // 3-D single step with the z-neighbours in registers (plane_register_kernel.cuh):
@@ -195,13 +246,23 @@ int main(int argc, char** argv) {
   variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 2, 64, 2, 2>, 3>("jacobi3d", "t64x8 r2 p64 b2 a2", cube));
   variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<32, 8, 4, 64, 2, 2>, 3>("jacobi3d", "t32x8 r4 p64 b2 a2", cube));
 
-  // TRAPEZE_PROBE_ONLY=text keeps the variants whose "kernel policy" holds
-  // it (and each set's first, the reference); TRAPEZE_PROBE_ROUNDS=n.
+  // TRAPEZE_PROBE_ONLY=text[,text...] keeps the variants whose "stencil
+  // kernel policy" holds one of the texts (and each set's first, the
+  // reference); TRAPEZE_PROBE_ROUNDS=n.
   if (const char* only = std::getenv("TRAPEZE_PROBE_ONLY")) {
-    for (auto* set : {&variants2, &variants_life, &variants3}) {
+    std::vector<std::string> texts;
+    for (std::string rest = only; !rest.empty();) {
+      const auto comma = rest.find(',');
+      texts.push_back(rest.substr(0, comma));
+      rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+    }
+    for (auto* set : {&variants2, &variants_life, &variants_hotspot, &variants3}) {
       std::vector<Variant> kept{(*set)[0]};
       for (std::size_t i = 1; i < set->size(); ++i) {
-        if (((*set)[i].kernel + " " + (*set)[i].policy).find(only) != std::string::npos) kept.push_back((*set)[i]);
+        const std::string name = (*set)[i].stencil + " " + (*set)[i].kernel + " " + (*set)[i].policy;
+        if (std::any_of(texts.begin(), texts.end(), [&](const std::string& t) { return !t.empty() && name.find(t) != std::string::npos; })) {
+          kept.push_back((*set)[i]);
+        }
       }
       *set = kept;
     }
@@ -216,7 +277,7 @@ int main(int argc, char** argv) {
     }
     rounds = static_cast<int>(value);
   }
-  for (auto* set : {&variants2, &variants_life, &variants3}) {
+  for (auto* set : {&variants2, &variants_life, &variants_hotspot, &variants3}) {
     const Domain& domain = set == &variants3 ? cube : square;
     const bool bytes = set == &variants_life;
     const auto count = static_cast<std::size_t>(domain.padded_cells());
@@ -248,8 +309,8 @@ int main(int argc, char** argv) {
         }
         TRAPEZE_CUDA_CHECK(cudaEventRecord(stop.event));
         const double seconds = bench::seconds_between(start, stop);
-        // Life moves 2 B per cell update, the jacobis 8 B: each against its own roofline.
-        const double own_roofline = bandwidth / (bytes ? 2.0 : 8.0);
+        // Life moves 2 B per cell update, the jacobis 8 B, HotSpot 12 B: each against its own roofline.
+        const double own_roofline = bandwidth / (bytes ? 2.0 : v.cell_bytes);
         v.fractions.push_back(static_cast<double>(v.cells) * v.k * launches / seconds / own_roofline);
         v.roofline = own_roofline;
       }
@@ -257,7 +318,7 @@ int main(int argc, char** argv) {
   }
   // Each checked variant against its set's first (the default kernel): one
   // launch of each from the same input, outputs compared bit for bit.
-  for (auto* set : {&variants2, &variants_life, &variants3}) {
+  for (auto* set : {&variants2, &variants_life, &variants_hotspot, &variants3}) {
     const Domain& domain = set == &variants3 ? cube : square;
     const std::size_t bytes = static_cast<std::size_t>(domain.padded_cells()) * (set == &variants_life ? 1 : sizeof(float));
     std::vector<unsigned char> host(bytes);
@@ -296,7 +357,7 @@ int main(int argc, char** argv) {
               bandwidth / 1e12, roofline / 1e9, rounds);
   std::printf("%-9s %-15s %-26s %3s | %8s %7s %7s %7s\n", "stencil", "kernel", "policy", "k", "GCUPS", "xroof",
               "min", "max");
-  for (auto* set : {&variants2, &variants_life, &variants3}) {
+  for (auto* set : {&variants2, &variants_life, &variants_hotspot, &variants3}) {
     for (const Variant& v : *set) {
       const auto [lo, hi] = std::minmax_element(v.fractions.begin(), v.fractions.end());
       const double m = bench::median(v.fractions);

@@ -7,12 +7,13 @@
 # performance-model calibrations made on the GPU machine are kept with it).
 #
 #   scripts/make_gpu_bundle.sh [DIR]     # default: gpu-bundle (git-ignored), must stay under 64 MiB
+#   BUILD=0 scripts/make_gpu_bundle.sh   # bundles what build/ holds now (e.g. a few targets built by hand)
 #   DIR/run.sh build/apps/jacobi2d ...   # on the GPU machine: any bundled program
 #   DIR/run_gpu_tests.sh                 # the GPU test label, then compute-sanitizer
 set -euo pipefail
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bundle=${1:-$repo_root/gpu-bundle}
-bash "$repo_root/scripts/build.sh" >/dev/null
+[ "${BUILD:-1}" = 0 ] || bash "$repo_root/scripts/build.sh" >/dev/null
 build=$repo_root/build
 rm -rf "$bundle"
 mkdir -p "$bundle/bin" "$bundle/lib" "$bundle/starpu-home" "$bundle/trapeze-home"

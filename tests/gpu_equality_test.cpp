@@ -21,6 +21,7 @@
 #include "stencils/life.hpp"
 #include "stencils/pathfinder.hpp"
 #include "trapeze/runtime.hpp"
+#include "weighted_box.hpp"
 
 namespace {
 
@@ -66,6 +67,26 @@ TEST(GpuEquality, Jacobi2DFloat) { run_cases(apps::Jacobi2D<float>{}, cases_2d({
 TEST(GpuEquality, Jacobi2DDouble) { run_cases(apps::Jacobi2D<double>{}, cases_2d({157, 131, 1}, 9)); }
 TEST(GpuEquality, Life) { run_cases(apps::Life{}, cases_2d({301, 203, 1}, 13)); }
 TEST(GpuEquality, Hotspot) { run_cases(apps::Hotspot::for_grid(203, 301), cases_2d({301, 203, 1}, 13)); }
+
+// Box stencils wider than Life's 3x3 (5x5 and 3x5): the box trapezoid's ghost
+// zone of r*k per side with radii of 2, every boundary, tiles that divide nothing.
+TEST(GpuEquality, BoxStencilsOfRadiusTwo) {
+  for (const Heights& h : {Heights{2, 2}, Heights{4, 2}, Heights{3, 3}, Heights{4, 4}, Heights{6, 5}}) {
+    std::vector<Case> cases;
+    for (const Boundary& b : every_boundary) {
+      for (const Extent& t : {Extent{301, 203, 1}, Extent{301, 68, 1}, Extent{150, 70, 1}}) {
+        Case c{{301, 203, 1}, t, b, h.task, 11};
+        c.kernel_height = h.kernel;
+        c.devices = StageDevices::gpu;
+        cases.push_back(c);
+      }
+    }
+    SCOPED_TRACE("k " + std::to_string(h.kernel));
+    run_cases(tests::WeightedBox<2, 2>{}, cases);
+    run_cases(tests::WeightedBox<1, 2>{}, cases);
+    if (testing::Test::HasFatalFailure() || testing::Test::IsSkipped()) return;
+  }
+}
 
 // A 67x45x39 domain: one tile, slabs, and tiles that divide nothing.
 std::vector<Case> cases_3d() {
@@ -153,6 +174,17 @@ TEST(GpuEquality, LargeTilesManyBlocks) {
   }
   run_cases(apps::Jacobi2D<float>{}, squares);
   run_cases(apps::Hotspot::for_grid(1531, 2999), {squares[2], squares[3], squares[4]});
+  // Life's box trapezoid on blocks away from the edges, every boundary.
+  std::vector<Case> life;
+  for (const auto& [boundary, heights] : {std::pair{Boundary::clamp(), Heights{16, 8}}, std::pair{Boundary::periodic(), Heights{12, 6}},
+                                          std::pair{Boundary::constant(1), Heights{8, 4}}, std::pair{Boundary::clamp(), Heights{9, 3}},
+                                          std::pair{Boundary::periodic(), Heights{7, 7}}, std::pair{Boundary::constant(0), Heights{10, 2}}}) {
+    Case c{{2999, 1531, 1}, {2999, 600, 1}, boundary, heights.task, 20};
+    c.kernel_height = heights.kernel;
+    c.devices = StageDevices::gpu;
+    life.push_back(c);
+  }
+  run_cases(apps::Life{}, life);
   Case cube{{131, 97, 75}, {131, 97, 40}, Boundary::clamp(), 3, 7};
   cube.kernel_height = 1;
   cube.devices = StageDevices::gpu;

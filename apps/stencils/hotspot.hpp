@@ -24,6 +24,7 @@ struct Hotspot {
   static constexpr int dims = 2;
   static constexpr trapeze::StencilShape shape{{1, 1, 0}, trapeze::ShapeKind::star};
   static constexpr int constant_fields = 1;  // the power map
+  static constexpr bool constants_at_cell_only = true;  // at.constant(0) alone: GPU kernels keep it in registers
 
   float step_div_cap = 0;
   float rx_1 = 0, ry_1 = 0, rz_1 = 0;

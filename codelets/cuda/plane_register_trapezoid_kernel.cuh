@@ -21,6 +21,13 @@
 // Box-shaped stencils read diagonal neighbours across planes, which the
 // registers do not hold: they use plane_trapezoid_kernel.cuh.
 //
+// Read-only fields of a stencil that reads them only at its cell
+// (constants_at_cell_only_of) are loaded once per input plane, beside the
+// updated fields, and kept in a per-thread queue of K r_z + 1 planes: step s
+// finds plane t - s*r_z's value there, where it would otherwise compute the
+// address and read device memory at every step (HotSpot's power map). Fields
+// with a plane per step (constant_planes > 1) are read from memory as before.
+//
 // The boundary costs nothing per cell: where each of a thread's x and y
 // neighbours sits in a shared plane is worked out once, before the walk, moved
 // to its clamped position outside the domain (the value the sequential
@@ -60,6 +67,9 @@ struct RegisterTrapezoidShape {
   static constexpr int depth = 2 * rz + 1;  // planes per cell and step in registers
   static constexpr int neighbours = 2 * (rx + ry);  // a star's x and y neighbours
   static constexpr int fields = updated_fields_of<S>;
+  // Read-only fields kept in registers (see above), and how many planes of them.
+  static constexpr int register_constants = constants_at_cell_only_of<S> ? constant_fields_of<S> : 0;
+  static constexpr int constant_depth = K * rz + 1;
   static constexpr int tile_x = box_x - 2 * rx * K, tile_y = box_y - 2 * ry * K;
   static constexpr long long shared_bytes =
       static_cast<long long>(K) * buffers * fields * plane * static_cast<long long>(sizeof(typename S::value_type));
@@ -186,6 +196,27 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
       for (int f = 0; f < fields; ++f) next[a][f][j] = t_first + a < t_end ? load(j, t_first + a, f) : T{};
     }
   }
+  // The read-only fields at this thread's cells, plane by plane beside the
+  // input: constant_queue[c][j][q] is plane t - constant_depth + 1 + q
+  // (plane t itself is read by no step of iteration t).
+  constexpr int register_constants = Shape::register_constants, constant_depth = Shape::constant_depth;
+  constexpr int queued_constants = register_constants > 0 ? register_constants : 1;
+  const bool constants_in_registers = register_constants > 0 && constants != nullptr && g.constant_planes == 1;
+  auto load_constant = [&](int j, int t, int c) -> T {
+    const long long at = static_cast<long long>(clamp_to(t, 0, g.padded[walk])) * walk_stride +
+                         static_cast<long long>(clamp_to(y0 + by_first + j, 0, g.padded[across_y])) * across_stride +
+                         clamp_to(px, 0, g.padded[0]);
+    return constants[c * g.constant_field_stride + at];
+  };
+  T constant_queue[queued_constants][rows][constant_depth];
+#pragma unroll
+  for (int c = 0; c < queued_constants; ++c) {
+#pragma unroll
+    for (int j = 0; j < rows; ++j) {
+#pragma unroll
+      for (int q = 0; q < constant_depth; ++q) constant_queue[c][j][q] = T{};
+    }
+  }
   __syncthreads();  // the constants' cells
   for (int t = t_first; t < t_end; ++t) {
     // Step 0: input plane t, already loaded; plane t + ahead's loads go out now.
@@ -199,6 +230,16 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
 #pragma unroll
         for (int a = 0; a < ahead - 1; ++a) next[a][f][j] = next[a + 1][f][j];
         next[ahead - 1][f][j] = t + ahead < t_end ? load(j, t + ahead, f) : T{};
+      }
+      if (constants_in_registers) {
+#pragma unroll
+        for (int c = 0; c < register_constants; ++c) {
+#pragma unroll
+          for (int q = 0; q < constant_depth - 1; ++q) constant_queue[c][j][q] = constant_queue[c][j][q + 1];
+          // Plane t: no step reads it before the next iteration, so its
+          // load is in flight while this one computes.
+          constant_queue[c][j][constant_depth - 1] = load_constant(j, t, c);
+        }
       }
     }
     {
@@ -251,6 +292,14 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
             const int i = rz * walk_pitch + (ry + (along_x ? 0 : offset)) * wx + rx + (along_x ? offset : 0);
             window[f * box + i] = source[f * Shape::plane + neighbour[j][n]];
           }
+        }
+        if (constants_in_registers) {
+          T here[queued_constants];
+#pragma unroll
+          for (int c = 0; c < register_constants; ++c) here[c] = constant_queue[c][j][constant_depth - 1 - s * rz];
+          const Neighbourhood<T> n{window + centre, wx, wx * win_y, box, here, 1, step, 0, 0};
+          values[j] = update_values(stencil, n);
+          continue;
         }
         // Read-only fields at the cell (clamped into the buffer: cells
         // outside it are never valid).

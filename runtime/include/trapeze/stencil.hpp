@@ -42,6 +42,18 @@ inline constexpr int constant_fields_of = [] {
   else return 0;
 }();
 
+// A stencil that reads its read-only fields only at the cell it updates
+// (`at.constant(c)`, no offset: HotSpot's power map) may say so with
+// `static constexpr bool constants_at_cell_only = true;`. GPU kernels that
+// walk the domain then load each such value once and keep it in registers for
+// all the steps of a launch instead of reading device memory every step. It
+// is a promise: an offset read under it returns a wrong value.
+template <Stencil S>
+inline constexpr bool constants_at_cell_only_of = [] {
+  if constexpr (requires { S::constants_at_cell_only; }) return bool{S::constants_at_cell_only};
+  else return false;
+}();
+
 // Calls the update and stores each updated field; one-field stencils return a
 // plain value, several-field stencils an array.
 template <Stencil S>
