@@ -27,7 +27,7 @@ for p in "$build"/apps/{jacobi2d,jacobi3d,hotspot,life,pathfinder,himeno,cip,sor
   case "$(basename "$p")" in
     wavefront_test|smith_waterman_vs_parasail) continue ;;
     tiling_test|partition_test|png_image_test|hdf5_fields_test|generated_grid_test) continue ;;
-    equality_test|peer_dependencies_test|task_window_test|checkpoint_test) continue ;;
+    equality_test|peer_dependencies_test|task_window_test|checkpoint_test|hyper_tile_width_model_test) continue ;;
   esac
   [ -x "$p" ] && [ -f "$p" ] && programs+=("$p")
 done

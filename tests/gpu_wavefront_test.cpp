@@ -9,12 +9,17 @@
 // Label "gpu": without a CUDA worker every test is skipped with a message.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
+#include <filesystem>
+#include <unistd.h>
+
+#include "trapeze/hyper_tile_width_choice.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/wavefront_reference.hpp"
 #include "trapeze/wavefront_run.hpp"
@@ -155,6 +160,43 @@ TEST(GpuWavefront, SummedAreaTableEveryCell) {
       }
     }
   }
+}
+
+// --width auto: the training runs once per shape (then the cache answers),
+// chooses a width in the model's range, and the run at that width (and the
+// training's output-keeping slice, for a summed-area table) is exact.
+TEST(GpuWavefront, AutoWidthTrainsOnceAndRunsExactly) {
+  trapeze::Runtime runtime({"eager", 2});
+  if (runtime.cuda_worker_count() == 0) GTEST_SKIP() << "no CUDA worker (no GPU or STARPU_NCUDA=0): GPU test skipped";
+  const auto cache = std::filesystem::temp_directory_path() / ("trapeze-widths-" + std::to_string(::getpid()) + ".json");
+  std::filesystem::remove(cache);
+  const Shape space{30001, 20011};
+  const auto w = apps::make_smith_waterman(apps::Alphabet::protein, 0, 0, 10, 1);
+  const auto q = apps::encode(apps::random_residues(static_cast<std::size_t>(space.rows), apps::Alphabet::protein, 41), apps::Alphabet::protein);
+  const auto t = apps::encode(apps::random_residues(static_cast<std::size_t>(space.columns), apps::Alphabet::protein, 42), apps::Alphabet::protein);
+  const trapeze::WavefrontData<apps::SmithWaterman> data{space.rows, space.columns, q, t, {}, {}};
+  const trapeze::WavefrontPlan plan = plan_of(space, 32, StageDevices::gpu);
+  const trapeze::WidthDecision first = trapeze::decide_hyper_tile_width(runtime, w, data, plan, "sw-test", cache);
+  EXPECT_TRUE(first.trained);
+  EXPECT_GE(first.width, trapeze::narrowest_width);
+  EXPECT_LE(first.width, trapeze::widest_width);
+  EXPECT_GT(first.costs.column_seconds + first.costs.sync_seconds, 0);
+  const trapeze::WidthDecision second = trapeze::decide_hyper_tile_width(runtime, w, data, plan, "sw-test", cache);
+  EXPECT_FALSE(second.trained) << "a cached shape must not train again";
+  EXPECT_EQ(second.width, first.width);
+  expect_smith_waterman(runtime, apps::Alphabet::protein, space, space, first.width, StageDevices::gpu, 41);
+  // A wavefront that keeps every cell and reads cell inputs trains on a copy of its first columns.
+  const Shape image{900, 9000};
+  std::vector<std::uint32_t> pixels(static_cast<std::size_t>(image.rows * image.columns));
+  std::mt19937 random(4);
+  for (auto& p : pixels) p = random() % 256;
+  std::vector<std::uint64_t> out(pixels.size());
+  const trapeze::WavefrontData<apps::SummedAreaTable> sat{image.rows, image.columns, {}, {}, pixels, out};
+  const trapeze::WidthDecision sat_width =
+      trapeze::decide_hyper_tile_width(runtime, apps::SummedAreaTable{}, sat, plan_of(image, 32, StageDevices::gpu), "sat-test", cache);
+  EXPECT_TRUE(sat_width.trained);
+  EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](std::uint64_t v) { return v == 0; })) << "training wrote the run's output";
+  std::filesystem::remove(cache);
 }
 
 TEST(GpuWavefront, BadWidthIsRefused) {

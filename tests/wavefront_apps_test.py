@@ -178,6 +178,9 @@ def main():
         refused("sat", "size", "--size", "0x5")
         refused("inthist", "bins must be 8, 16, 32 or 64, got 10", "--bins", "10")
         refused("dtw", "size", "--size", "7x")
+        refused("smith-waterman", "--width must be auto or a whole number from 8 to 65536, got '7'", "--width", "7")
+        refused("dtw", "--width must be auto or a whole number from 8 to 65536, got 'wide'", "--width", "wide")
+        refused("sat", "--width must be", "--width", "32x")
         refused("sat", "more than this machine", "--size", "2000000x2000000")
     print("wavefront apps:", "all checks passed" if not failures else f"{len(failures)} failed")
     return 1 if failures else 0

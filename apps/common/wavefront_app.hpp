@@ -18,6 +18,7 @@
 #include "run_report.hpp"
 #include "wavefront_checkpoint.hpp"
 #include "trapeze/cuda_stencils.hpp"
+#include "trapeze/hyper_tile_width_choice.hpp"
 #include "trapeze/memory_limits.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/wavefront_reference.hpp"
@@ -28,7 +29,7 @@ namespace apps {
 struct WavefrontOptions : RunReportOptions {
   std::string tile = "auto";
   std::string devices;                // empty: TRAPEZE_DEVICES, else auto
-  int hyper_tile_width = 32;          // GPU: steps per hyper-tile
+  std::string width = "auto";         // GPU: steps per hyper-tile, or auto (seed 004's model)
   std::string checkpoint;             // file the run's state goes to every checkpoint_every tile rows
   trapeze::Index checkpoint_every = 0;
   std::string restart;                // a checkpoint to resume from
@@ -46,6 +47,9 @@ trapeze::WavefrontPlan make_wavefront_plan(const WavefrontOptions& options, trap
 
 // --devices if given, else TRAPEZE_DEVICES if set, else auto.
 trapeze::StageDevices requested_wavefront_devices(const WavefrontOptions& options);
+
+// --width N: a whole number from 8 to 65536 (one clear line otherwise).
+int parse_hyper_tile_width(const std::string& text);
 
 // What a run ended with, for the app's own fields of the report.
 template <trapeze::Wavefront W>
@@ -132,6 +136,14 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
     throw trapeze::InvalidArgument("--checkpoint and --restart are not supported across MPI ranks yet (" +
                                    std::to_string(runtime.ranks()) + " ranks); run it as one process");
   }
+  // --width auto on GPU tiles: seed 004's model, trained once per GPU, app
+  // and tile shape (on CPU workers the width means nothing).
+  const bool width_auto = options.width == "auto";
+  std::optional<trapeze::WidthDecision> width_decision;
+  if (width_auto && gpus_alone) {
+    width_decision = trapeze::decide_hyper_tile_width(runtime, wavefront, data, plan, name);
+    plan.hyper_tile_width = width_decision->width;
+  }
   const bool reporting_rank = runtime.rank() == 0;
   const ProgressLine progress(name, options, runtime);
   WavefrontOutcome<W> outcome;
@@ -193,6 +205,11 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
                            {"tile", fmt::format("{}x{}", plan.tile_rows, plan.tile_columns)},
                            {"devices", trapeze::to_string(plan.devices)},
                            {"hyper_tile_width", plan.hyper_tile_width},
+                           {"width_auto", width_auto},
+                           {"width_trained", width_decision ? width_decision->trained : false},
+                           {"width_model", width_decision ? nlohmann::json{{"column_seconds", width_decision->costs.column_seconds},
+                                                                           {"sync_seconds", width_decision->costs.sync_seconds}}
+                                                          : nlohmann::json(nullptr)},
                            {"tiles", tiles},
                            {"first_row", first_row},
                            {"window", plan.max_tasks_in_flight},

@@ -12,16 +12,30 @@ void add_wavefront_options(CLI::App& cli, WavefrontOptions& options) {
       ->capture_default_str();
   cli.add_option("--devices", options.devices,
                  "where tiles run: auto (GPUs if any, else CPUs), cpu, gpu or all (default: TRAPEZE_DEVICES, else auto)");
-  cli.add_option("--width", options.hyper_tile_width,
-                 "GPU: steps of a band's anti-diagonal sweep per hyper-tile (seed 004's width)")
-      ->capture_default_str()
-      ->check(CLI::Range(8, 65536));
+  cli.add_option("--width", options.width,
+                 "GPU: steps of a band's anti-diagonal sweep per hyper-tile (seed 004's width), 8 to 65536, or auto: "
+                 "seed 004's model with its constants from a training run on the space's first columns, cached")
+      ->capture_default_str();
   cli.add_option("--checkpoint", options.checkpoint,
                  "write the run's state to this file every --checkpoint-every rows of tiles (score-only apps)");
   cli.add_option("--checkpoint-every", options.checkpoint_every, "rows of tiles between checkpoints")
       ->check(whole_number(1));
   cli.add_option("--restart", options.restart, "resume from this checkpoint: the run ends as if it had never stopped");
   add_run_report_options(cli, options, "at least 4 anti-diagonals of tiles and 8192 tasks");
+}
+
+int parse_hyper_tile_width(const std::string& text) {
+  std::size_t used = 0;
+  long value = 0;
+  try {
+    value = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || value < 8 || value > 65536) {
+    throw trapeze::InvalidArgument("--width must be auto or a whole number from 8 to 65536, got '" + trapeze::quoted(text) + "'");
+  }
+  return static_cast<int>(value);
 }
 
 trapeze::StageDevices requested_wavefront_devices(const WavefrontOptions& options) {
@@ -60,7 +74,8 @@ trapeze::WavefrontPlan make_wavefront_plan(const WavefrontOptions& options, trap
   plan.tile_rows = tile[0];
   plan.tile_columns = tile[1];
   plan.devices = requested_wavefront_devices(options);
-  plan.hyper_tile_width = options.hyper_tile_width;
+  // auto: decided once the runtime knows its GPUs (run_wavefront_app); 32 until then.
+  plan.hyper_tile_width = options.width == "auto" ? 32 : parse_hyper_tile_width(options.width);
   return plan;
 }
 

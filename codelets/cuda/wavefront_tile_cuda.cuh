@@ -41,6 +41,18 @@ inline std::size_t wavefront_ring_bytes() {
   return free / 2;
 }
 
+// Blocks of a PeerWave launch over a tile of `columns` with hyper-tiles h:
+// as many as the GPU holds at once, no more than the bands need, and no more
+// than the ring of band rows leaves room for.
+template <Wavefront W, int L>
+int peerwave_blocks(const WavefrontHyperTiles& h, Index columns) {
+  const std::size_t row_bytes = sizeof(typename W::value_type) * static_cast<std::size_t>(std::max<Index>(columns, 1));
+  const int ring_blocks =
+      static_cast<int>(std::max<std::size_t>(1, (wavefront_ring_bytes() / row_bytes) / wavefront_block_warps));
+  return std::max(1, std::min({resident_wavefront_blocks<W, L>(h.width), ring_blocks,
+                               (h.bands + wavefront_block_warps - 1) / wavefront_block_warps}));
+}
+
 // One tile with lanes of L rows: scratch, the PeerWave launch, the strips.
 template <Wavefront W, int L>
 void sweep_wavefront_tile(const W& w, WavefrontTileDevice<W> t, typename W::value_type* left, result_of<W>* result,
@@ -48,11 +60,7 @@ void sweep_wavefront_tile(const W& w, WavefrontTileDevice<W> t, typename W::valu
   using T = typename W::value_type;
   using Result = result_of<W>;
   const WavefrontHyperTiles h = wavefront_hyper_tiles(t.rows, t.columns, width, L);
-  const std::size_t row_bytes = sizeof(T) * static_cast<std::size_t>(t.columns);
-  const int ring_blocks =
-      static_cast<int>(std::max<std::size_t>(1, (wavefront_ring_bytes() / row_bytes) / wavefront_block_warps));
-  const int blocks = std::max(1, std::min({resident_wavefront_blocks<W, L>(h.width), ring_blocks,
-                                           (h.bands + wavefront_block_warps - 1) / wavefront_block_warps}));
+  const int blocks = peerwave_blocks<W, L>(h, t.columns);
   const int ring_rows = wavefront_ring_rows(h.bands, blocks);
   StreamScratch<T> left_out(static_cast<std::size_t>(t.rows), stream);
   StreamScratch<int> progress(static_cast<std::size_t>(h.bands), stream);
@@ -81,6 +89,30 @@ bool most_lane_rows_suit(Index rows, int width) {
   return 2 * bands >= warps;
 }
 
+// The lanes' rows a tile of `rows` gets at this width (the codelet's choice).
+template <Wavefront W>
+bool takes_most_lane_rows(Index rows, int width) {
+  if constexpr (wavefront_most_lane_rows<W> == wavefront_fewer_lane_rows<W>) {
+    return true;
+  } else {
+    return most_lane_rows_suit<W>(rows, width);
+  }
+}
+
+// How the codelet lays out a tile of rows x columns at this width, for the
+// hyper-tile width model (runtime/include/trapeze/hyper_tile_width_model.hpp):
+// its bands' rows and the warps it keeps resident.
+template <Wavefront W>
+WavefrontGeometry wavefront_geometry(Index rows, Index columns, int width) {
+  auto geometry = [&]<int L>() {
+    const WavefrontHyperTiles h = wavefront_hyper_tiles(rows, columns, width, L);
+    return WavefrontGeometry{static_cast<double>(rows), static_cast<double>(columns), 32 * L,
+                             peerwave_blocks<W, L>(h, columns) * wavefront_block_warps};
+  };
+  if (takes_most_lane_rows<W>(rows, width)) return geometry.template operator()<wavefront_most_lane_rows<W>>();
+  return geometry.template operator()<wavefront_fewer_lane_rows<W>>();
+}
+
 template <Wavefront W>
 void wavefront_tile_cuda(void* buffers[], void* cl_arg) {
   using T = typename W::value_type;
@@ -105,13 +137,11 @@ void wavefront_tile_cuda(void* buffers[], void* cl_arg) {
   T* const left = b.left;
   Result* const result = b.result;
   if (t.rows == 0 || t.columns == 0) return;
-  if constexpr (wavefront_most_lane_rows<W> != wavefront_fewer_lane_rows<W>) {
-    if (!most_lane_rows_suit<W>(t.rows, args.hyper_tile_width)) {
-      sweep_wavefront_tile<W, wavefront_fewer_lane_rows<W>>(*args.wavefront, t, left, result, args.hyper_tile_width, stream);
-      return;
-    }
+  if (takes_most_lane_rows<W>(t.rows, args.hyper_tile_width)) {
+    sweep_wavefront_tile<W, wavefront_most_lane_rows<W>>(*args.wavefront, t, left, result, args.hyper_tile_width, stream);
+  } else {
+    sweep_wavefront_tile<W, wavefront_fewer_lane_rows<W>>(*args.wavefront, t, left, result, args.hyper_tile_width, stream);
   }
-  sweep_wavefront_tile<W, wavefront_most_lane_rows<W>>(*args.wavefront, t, left, result, args.hyper_tile_width, stream);
 }
 
 }  // namespace trapeze::cuda

@@ -16,6 +16,7 @@
 #include <typeinfo>
 
 #include "trapeze/plan.hpp"
+#include "trapeze/wavefront.hpp"
 
 namespace trapeze {
 
@@ -28,6 +29,9 @@ struct CudaStencilFunctions {
   // Of a wavefront (trapeze/wavefront.hpp), by TRAPEZE_CUDA_WAVEFRONT
   // (trapeze/cuda_wavefront.cuh): one tile (codelets/wavefront_args.hpp's buffers).
   starpu_cuda_func_t wavefront_tile = nullptr;
+  // How that codelet lays out a tile of rows x columns at a hyper-tile width
+  // (bands, resident warps): what the width model needs of the kernel.
+  WavefrontGeometry (*wavefront_geometry)(Index rows, Index columns, int width) = nullptr;
 };
 
 // Returns true so a namespace-scope `const bool` can call it at start-up.

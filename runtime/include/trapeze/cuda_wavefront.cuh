@@ -22,4 +22,5 @@
                                                                    __COUNTER__) =                         \
       ::trapeze::register_cuda_stencil(                                                                   \
           typeid(__VA_ARGS__),                                                                            \
-          ::trapeze::CudaStencilFunctions{nullptr, nullptr, &::trapeze::cuda::wavefront_tile_cuda<__VA_ARGS__>});
+          ::trapeze::CudaStencilFunctions{nullptr, nullptr, &::trapeze::cuda::wavefront_tile_cuda<__VA_ARGS__>,    \
+                                          &::trapeze::cuda::wavefront_geometry<__VA_ARGS__>});

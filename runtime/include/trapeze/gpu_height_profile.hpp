@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "codelets/cuda/kernel_policy.hpp"
+#include "trapeze/gpu_device.hpp"
 #include "trapeze/gpu_height_model.hpp"
 #include "trapeze/gpu_model_cache.hpp"
 #include "trapeze/height_choice.hpp"
@@ -45,25 +46,6 @@ double resident_seconds_per_step(Runtime& runtime, const S& stencil, Grid<typena
   }
   std::sort(times.begin(), times.end());
   return times[1];
-}
-
-// The name of the first CUDA worker's device ("NVIDIA H100 80GB HBM3"), the
-// key of its cost models.
-inline std::string gpu_device_name() {
-  for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
-    if (starpu_worker_get_type(static_cast<int>(w)) != STARPU_CUDA_WORKER) continue;
-    char name[256];
-    starpu_worker_get_name(static_cast<int>(w), name, sizeof name);
-    std::string text = name;
-    // "CUDA 0.0 (NVIDIA H100 80GB HBM3 79.1 GiB 19:00.0)": keep the model name.
-    const auto open = text.find('('), gib = text.find(" GiB");
-    if (open != std::string::npos && gib != std::string::npos && gib > open) {
-      text = text.substr(open + 1, gib - open - 1);
-      return text.substr(0, text.find_last_of(' '));
-    }
-    return text;
-  }
-  return "no GPU";
 }
 
 template <Stencil S>

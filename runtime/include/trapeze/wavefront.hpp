@@ -156,6 +156,15 @@ struct WavefrontTileCells {
   const column_input_of<W>* column_inputs = nullptr;  // columns values (null without column inputs)
 };
 
+// How the GPU codelet lays out one tile (codelets/cuda/wavefront_tile_cuda.cuh),
+// as the hyper-tile width model (hyper_tile_width_model.hpp) sees it.
+struct WavefrontGeometry {
+  double rows = 0;         // the tile's rows (seed 004's H)
+  double columns = 0;      // its columns (the seed's W)
+  int band_rows = 256;     // rows a warp's band holds (the seed's h_t): 32 lanes x L rows
+  int resident_warps = 1;  // warps resident at once (the seed's P, in warps, not SMs)
+};
+
 template <typename W>
 concept HasCpuRows = requires(const W w, const WavefrontTileCells<W>& tile, result_of<W>& folded) {
   { w.cpu_rows(tile, folded) } -> std::convertible_to<Index>;
