@@ -2,7 +2,9 @@
 // (kept when valid, rebuilt when corrupt or from another machine).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <vector>
@@ -196,6 +198,53 @@ TEST(HeightModelFit, LeavesOutASampleANoisyMachineSlowed) {
     EXPECT_NEAR(fitted.seconds_per_task, task, 0.1 * task) << "sample " << slowed << " slowed";
     EXPECT_NEAR(fitted.seconds_per_ghost_cell, ghost, 0.1 * ghost) << "sample " << slowed << " slowed";
   }
+}
+
+}  // namespace
+
+namespace {
+
+// Small domains: the height is measured among the model's candidates, once
+// per shape; the cache then answers (an edited entry is what comes back), and
+// a domain above the limit keeps the model's choice.
+TEST(MeasuredHeight, SmallDomainsAreMeasuredOnceThenCached) {
+  const fs::path models = fs::temp_directory_path() / ("trapeze-measured-" + std::to_string(getpid())) / "height_models.json";
+  fs::remove_all(models.parent_path());
+  trapeze::Runtime runtime({"lws", 2});
+  trapeze::Grid<float> grid({256, 256, 1}, 2, 1, 0, 1, trapeze::Boundary::periodic());
+  tests::randomise(grid, 5);
+  const trapeze::Grid<float> before = grid;
+  trapeze::Plan plan{{256, 64, 1}, 0};
+  auto shape = jacobi_shape({256, 256, 1}, {256, 64, 1}, trapeze::TrapezoidMode::shrink);
+  shape.steps = 40;
+  const apps::Jacobi2D<float> stencil{};
+  const auto first = trapeze::decide_height(runtime, stencil, "jacobi2d-measured-test", shape, models, &grid, &plan);
+  EXPECT_TRUE(first.measured);
+  EXPECT_GE(first.height, 1);
+  EXPECT_LE(first.height, trapeze::max_useful_height(shape));
+  EXPECT_EQ(std::memcmp(grid.updated(0).data(), before.updated(0).data(), grid.updated(0).size() * sizeof(float)), 0)
+      << "measuring must leave the run's grid as it was";
+  const auto candidates = trapeze::height_candidates(first.costs, shape, 5);
+  EXPECT_TRUE(std::is_sorted(candidates.begin(), candidates.end()));
+  EXPECT_EQ(candidates.front(), 1);
+  EXPECT_NE(std::find(candidates.begin(), candidates.end(), 5), candidates.end()) << "the model's own choice is measured";
+  EXPECT_LE(candidates.back(), trapeze::max_useful_height(shape));
+  // The cache answers the same shape (an entry edited by hand is what comes back).
+  const fs::path measured = models.parent_path() / "measured_heights.json";
+  ASSERT_TRUE(fs::exists(measured));
+  const trapeze::MeasurementCache cache(measured, trapeze::machine_fingerprint(), trapeze::build_identity());
+  const std::string key = trapeze::measured_height_key("jacobi2d-measured-test/float/workers=2", shape, 1);
+  ASSERT_TRUE(cache.find(key, {"height"})) << "no entry under " << key;
+  const int other = first.height == 3 ? 4 : 3;
+  cache.store(key, {{"height", other}});
+  const auto second = trapeze::decide_height(runtime, stencil, "jacobi2d-measured-test", shape, models, &grid, &plan);
+  EXPECT_TRUE(second.measured);
+  EXPECT_FALSE(second.profiled);
+  EXPECT_EQ(second.height, other);
+  // Without the grid (or above the size limit) the model decides.
+  const auto model_only = trapeze::decide_height(runtime, stencil, "jacobi2d-measured-test", shape, models);
+  EXPECT_FALSE(model_only.measured);
+  fs::remove_all(models.parent_path());
 }
 
 }  // namespace

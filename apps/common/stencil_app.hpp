@@ -352,7 +352,11 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
       plan.kernel_height = gpu_decision->choice.kernel_height;
     }
   } else {
-    if (auto_height || !options.sweep_height.empty()) decision = trapeze::decide_height(runtime, stencil, name, shape);
+    // On small domains the height is measured among the model's candidates
+    // (trapeze/height_calibration.hpp); a sweep checks that same choice.
+    if (auto_height || !options.sweep_height.empty()) {
+      decision = trapeze::decide_height(runtime, stencil, name, shape, trapeze::CostModelCache::default_path(), &grid, &plan);
+    }
     if (auto_height) plan.height = decision->height;
     if (auto_kernel_height) plan.kernel_height = 1;
   }
@@ -447,6 +451,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                                            : nlohmann::json(nullptr)},
                              {"seconds_per_step", seconds / steps},
                              {"profiled", gpu_decision ? gpu_decision->profiled : decision ? decision->profiled : false},
+                             {"height_measured", decision && !gpu_decision ? decision->measured : false},
                              {"mode", trapeze::to_string(plan.mode)},
                              {"boundary", trapeze::to_string(grid.boundary())},
                              {"seconds", seconds},

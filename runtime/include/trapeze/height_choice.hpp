@@ -7,9 +7,11 @@
 #include <type_traits>
 
 #include "trapeze/cost_model_cache.hpp"
+#include "trapeze/height_calibration.hpp"
 #include "trapeze/height_model.hpp"
 #include "trapeze/height_profile.hpp"
 #include "trapeze/machine_probe.hpp"
+#include "trapeze/measurement_cache.hpp"
 
 namespace trapeze {
 
@@ -26,13 +28,18 @@ struct HeightDecision {
   int height = 1;
   double predicted_seconds_per_step = 0;
   bool profiled = false;  // true when this call ran the profiling (no usable cache entry)
+  bool measured = false;  // the height was measured on this shape (now or in an earlier run), not only predicted
   CostModel costs;
 };
 
 // `app` names the stencil in the cache (with its element type and worker count).
+// Given the run's grid and plan, a domain of at most measured_height_max_bytes
+// has its height measured among the model's candidates (height_calibration.hpp),
+// once per shape: the cache keeps it beside the models.
 template <Stencil S>
 HeightDecision decide_height(Runtime& runtime, const S& stencil, const std::string& app, const ModelShape& shape,
-                             const std::filesystem::path& cache_file = CostModelCache::default_path()) {
+                             const std::filesystem::path& cache_file = CostModelCache::default_path(),
+                             const Grid<typename S::value_type>* grid = nullptr, const Plan* plan = nullptr) {
   const CostModelCache cache(cache_file, machine_fingerprint(), build_identity());
   const std::string key =
       app + "/" + element_type_name<typename S::value_type>() + "/workers=" + std::to_string(shape.workers);
@@ -51,6 +58,26 @@ HeightDecision decide_height(Runtime& runtime, const S& stencil, const std::stri
   const HeightChoice choice = choose_height(decision.costs, shape);
   decision.height = choice.height;
   decision.predicted_seconds_per_step = choice.predicted_seconds_per_step;
+  if (grid == nullptr || plan == nullptr || grid->is_generated()) return decision;
+  const double grid_bytes = static_cast<double>(grid->cells()) * sizeof(typename S::value_type) *
+                            static_cast<double>(grid->updated_count() + grid->constant_count() * grid->constant_planes());
+  if (grid_bytes > measured_height_max_bytes) return decision;
+  const MeasurementCache measured(cache_file.parent_path() / "measured_heights.json", machine_fingerprint(), build_identity());
+  const std::string shape_key = measured_height_key(key, shape, grid->constant_planes());
+  const auto cached = measured.find(shape_key, {"height"});
+  if (cached && cached->at("height") >= 1 && cached->at("height") <= max_useful_height(shape)) {
+    decision.height = static_cast<int>(cached->at("height"));
+  } else {
+    decision.height = measure_best_height(runtime, stencil, *grid, *plan, height_candidates(decision.costs, shape, choice.height),
+                                          shape.steps);
+    try {
+      measured.store(shape_key, {{"height", decision.height}});
+    } catch (const Error&) {
+      // An unwritable cache costs a measurement next time, nothing more.
+    }
+  }
+  decision.measured = true;
+  decision.predicted_seconds_per_step = predict_seconds_per_step(decision.costs, shape, decision.height);
   return decision;
 }
 
