@@ -28,6 +28,8 @@ for p in "$build"/apps/{jacobi2d,jacobi3d,hotspot,life,pathfinder,himeno,cip,sor
     wavefront_test|smith_waterman_vs_parasail) continue ;;
     tiling_test|partition_test|png_image_test|hdf5_fields_test|generated_grid_test) continue ;;
     equality_test|peer_dependencies_test|task_window_test|checkpoint_test|hyper_tile_width_model_test) continue ;;
+    height_model_test|bad_input_test|seed_codes_physics_test|hotspot_physics_test|sweep_test|layout_test) continue ;;
+    smith_waterman_rows_test|jacobi2d_vs_openmp|sweeps) continue ;;
   esac
   [ -x "$p" ] && [ -f "$p" ] && programs+=("$p")
 done
@@ -77,6 +79,7 @@ status=0
 "$here/run.sh" gpu_equality_test --gtest_filter=-GpuSanitizer.* || status=1
 "$here/run.sh" gpu_sweep_test || status=1
 "$here/run.sh" gpu_wavefront_test || status=1
+"$here/run.sh" gpu_layout_test || status=1
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 if [ -x "$sanitizer" ]; then
   for tool in memcheck racecheck; do

@@ -1,0 +1,63 @@
+// tests/gpu_layouts.hpp on the device: copy in, convert, copy out; the output
+// is poisoned first, so a cell the kernel never writes cannot pass.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "codelets/cuda/layout_kernels.cuh"
+#include "gpu_layouts.hpp"
+
+namespace tests {
+
+namespace {
+
+template <typename T>
+struct Device {
+  T* data = nullptr;
+  explicit Device(std::size_t n) { TRAPEZE_CUDA_CHECK(cudaMalloc(&data, sizeof(T) * (n > 0 ? n : 1))); }
+  ~Device() { cudaFree(data); }
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+};
+
+template <typename T, typename Launch>
+std::vector<T> on_device(const std::vector<T>& in, Launch launch) {
+  Device<T> from(in.size()), to(in.size()), scratch(in.size());
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(from.data, in.data(), sizeof(T) * in.size(), cudaMemcpyHostToDevice));
+  TRAPEZE_CUDA_CHECK(cudaMemset(to.data, 0xA5, sizeof(T) * in.size()));
+  launch(from.data, to.data, scratch.data);
+  TRAPEZE_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<T> out(in.size());
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(out.data(), to.data, sizeof(T) * in.size(), cudaMemcpyDeviceToHost));
+  return out;
+}
+
+}  // namespace
+
+bool cuda_device_present() {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+}
+
+template <typename T>
+std::vector<T> gpu_convert_layout(const std::vector<T>& in, trapeze::Layout2D from, trapeze::Layout2D to,
+                                  trapeze::Index rows, trapeze::Index columns) {
+  return on_device(in, [&](const T* a, T* b, T* scratch) {
+    trapeze::cuda::convert_layout_on_gpu(a, from, b, to, rows, columns, nullptr, scratch);
+  });
+}
+
+template <typename T>
+std::vector<T> gpu_swap_dimensions(const std::vector<T>& in, const trapeze::Extent& extent, int a, int b) {
+  return on_device(in, [&](const T* x, T* y, T*) { trapeze::cuda::swap_dimensions_on_gpu(x, y, extent, a, b, nullptr); });
+}
+
+#define TESTS_GPU_LAYOUTS(T)                                                                                                  \
+  template std::vector<T> gpu_convert_layout<T>(const std::vector<T>&, trapeze::Layout2D, trapeze::Layout2D, trapeze::Index, \
+                                                trapeze::Index);                                                              \
+  template std::vector<T> gpu_swap_dimensions<T>(const std::vector<T>&, const trapeze::Extent&, int, int);
+TESTS_GPU_LAYOUTS(std::uint8_t)
+TESTS_GPU_LAYOUTS(float)
+TESTS_GPU_LAYOUTS(double)
+
+}  // namespace tests
