@@ -29,7 +29,7 @@ for p in "$build"/apps/{jacobi2d,jacobi3d,hotspot,life,pathfinder,himeno,cip,sor
     tiling_test|partition_test|png_image_test|hdf5_fields_test|generated_grid_test) continue ;;
     equality_test|peer_dependencies_test|task_window_test|checkpoint_test|hyper_tile_width_model_test) continue ;;
     height_model_test|bad_input_test|seed_codes_physics_test|hotspot_physics_test|sweep_test|layout_test) continue ;;
-    smith_waterman_rows_test|jacobi2d_vs_openmp|sweeps) continue ;;
+    smith_waterman_rows_test|jacobi2d_vs_openmp|sweeps|cpu_vs_starpu_by_hand|host_memory_test|app_cli_test) continue ;;
   esac
   [ -x "$p" ] && [ -f "$p" ] && programs+=("$p")
 done
