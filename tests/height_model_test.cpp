@@ -233,7 +233,7 @@ TEST(MeasuredHeight, SmallDomainsAreMeasuredOnceThenCached) {
   const fs::path measured = models.parent_path() / "measured_heights.json";
   ASSERT_TRUE(fs::exists(measured));
   const trapeze::MeasurementCache cache(measured, trapeze::machine_fingerprint(), trapeze::build_identity());
-  const std::string key = trapeze::measured_height_key("jacobi2d-measured-test/float/workers=2", shape, 1);
+  const std::string key = trapeze::measured_height_key("jacobi2d-measured-test/float/workers=2", shape);
   ASSERT_TRUE(cache.find(key, {"height"})) << "no entry under " << key;
   const int other = first.height == 3 ? 4 : 3;
   cache.store(key, {{"height", other}});
@@ -241,9 +241,13 @@ TEST(MeasuredHeight, SmallDomainsAreMeasuredOnceThenCached) {
   EXPECT_TRUE(second.measured);
   EXPECT_FALSE(second.profiled);
   EXPECT_EQ(second.height, other);
-  // Without the grid (or above the size limit) the model decides.
+  // Without the grid (or above the size limit) the model decides; so it does
+  // for a grid with a read-only plane per step, which holds only its run's steps.
   const auto model_only = trapeze::decide_height(runtime, stencil, "jacobi2d-measured-test", shape, models);
   EXPECT_FALSE(model_only.measured);
+  trapeze::Grid<float> planes({256, 256, 1}, 2, 1, 1, 40, trapeze::Boundary::periodic());
+  const auto with_planes = trapeze::decide_height(runtime, stencil, "jacobi2d-measured-test", shape, models, &planes, &plan);
+  EXPECT_FALSE(with_planes.measured);
   fs::remove_all(models.parent_path());
 }
 

@@ -24,8 +24,8 @@
 
 namespace trapeze {
 
-// Domains up to this many bytes of fields (updated and read-only, every plane)
-// have their height measured.
+// Domains up to this many bytes of fields (updated and read-only) have their
+// height measured (not grids with a read-only plane per step: see decide_height).
 inline constexpr double measured_height_max_bytes = 32.0 * 1024 * 1024;
 
 // The heights worth measuring: the model's choice, 1, and the usual ladder
@@ -45,11 +45,10 @@ inline std::vector<int> height_candidates(const CostModel& costs, const ModelSha
 }
 
 // The key of a run shape in the measured-height cache.
-inline std::string measured_height_key(const std::string& model_key, const ModelShape& shape, Index constant_planes) {
+inline std::string measured_height_key(const std::string& model_key, const ModelShape& shape) {
   static constexpr const char* boundary_names[] = {"clamp", "constant", "periodic"};
   std::string key = model_key + "/" + to_string(shape.domain, shape.dims) + "/tile " + to_string(shape.tile, shape.dims) +
                     "/" + boundary_names[static_cast<int>(shape.boundary)] + "/" + to_string(shape.mode);
-  if (constant_planes > 1) key += "/planes " + std::to_string(constant_planes);
   if (shape.steps > 0) key += "/steps<=" + std::to_string(std::min<Index>(shape.steps, 64));
   return key;
 }

@@ -58,12 +58,14 @@ HeightDecision decide_height(Runtime& runtime, const S& stencil, const std::stri
   const HeightChoice choice = choose_height(decision.costs, shape);
   decision.height = choice.height;
   decision.predicted_seconds_per_step = choice.predicted_seconds_per_step;
-  if (grid == nullptr || plan == nullptr || grid->is_generated()) return decision;
+  // A grid with a read-only plane per step (PathFinder's walls) holds only
+  // the run's steps: trials would need more. Such grids keep the model.
+  if (grid == nullptr || plan == nullptr || grid->is_generated() || grid->constant_planes() > 1) return decision;
   const double grid_bytes = static_cast<double>(grid->cells()) * sizeof(typename S::value_type) *
                             static_cast<double>(grid->updated_count() + grid->constant_count() * grid->constant_planes());
   if (grid_bytes > measured_height_max_bytes) return decision;
   const MeasurementCache measured(cache_file.parent_path() / "measured_heights.json", machine_fingerprint(), build_identity());
-  const std::string shape_key = measured_height_key(key, shape, grid->constant_planes());
+  const std::string shape_key = measured_height_key(key, shape);
   const auto cached = measured.find(shape_key, {"height"});
   if (cached && cached->at("height") >= 1 && cached->at("height") <= max_useful_height(shape)) {
     decision.height = static_cast<int>(cached->at("height"));
