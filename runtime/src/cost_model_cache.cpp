@@ -16,19 +16,6 @@ namespace {
 
 constexpr int format_version = 2;  // 2: bandwidth from a stencil-like stream, build per entry
 
-// The file's entries if it exists, parses, has our version and our machine;
-// an empty object otherwise.
-nlohmann::json read_entries(const std::filesystem::path& file, const std::string& machine) {
-  std::ifstream in(file);
-  if (!in) return nlohmann::json::object();
-  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!doc.is_object() || doc.value("version", 0) != format_version || !doc.contains("machine") ||
-      doc["machine"] != machine || !doc.contains("entries") || !doc["entries"].is_object()) {
-    return nlohmann::json::object();
-  }
-  return doc["entries"];
-}
-
 std::optional<double> finite_non_negative(const nlohmann::json& entry, const char* name) {
   if (!entry.contains(name) || !entry[name].is_number()) return std::nullopt;
   const double v = entry[name].get<double>();
@@ -51,7 +38,7 @@ std::filesystem::path CostModelCache::default_path() {
 }
 
 std::optional<CostModel> CostModelCache::find(const std::string& key) const {
-  const nlohmann::json entries = read_entries(file_, machine_);
+  const nlohmann::json entries = read_cache_entries(file_, format_version, &machine_);
   if (!entries.contains(key) || !entries[key].is_object()) return std::nullopt;
   const nlohmann::json& e = entries[key];
   if (!e.contains("build") || e["build"] != build_) return std::nullopt;
@@ -71,7 +58,7 @@ std::optional<CostModel> CostModelCache::find(const std::string& key) const {
 }
 
 void CostModelCache::store(const std::string& key, const CostModel& m) const {
-  nlohmann::json entries = read_entries(file_, machine_);
+  nlohmann::json entries = read_cache_entries(file_, format_version, &machine_);
   nlohmann::json bandwidth = nlohmann::json::array();
   for (const auto& point : m.bandwidth.points) bandwidth.push_back({point.working_set_bytes, point.bytes_per_second});
   entries[key] = {{"build", build_},
@@ -79,8 +66,7 @@ void CostModelCache::store(const std::string& key, const CostModel& m) const {
                   {"seconds_per_cell", m.seconds_per_cell},
                   {"seconds_per_ghost_cell", m.seconds_per_ghost_cell},
                   {"bandwidth", bandwidth}};
-  const nlohmann::json doc = {{"version", format_version}, {"machine", machine_}, {"entries", entries}};
-  replace_json_file(file_, doc, "height model cache");
+  write_cache_entries(file_, format_version, &machine_, entries, "height model cache");
 }
 
 }  // namespace trapeze

@@ -16,17 +16,6 @@ namespace {
 
 constexpr int format_version = 1;
 
-nlohmann::json read_entries(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) return nlohmann::json::object();
-  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!doc.is_object() || doc.value("version", 0) != format_version || !doc.contains("entries") ||
-      !doc["entries"].is_object()) {
-    return nlohmann::json::object();
-  }
-  return doc["entries"];
-}
-
 bool positive_finite(const nlohmann::json& v) { return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0; }
 
 }  // namespace
@@ -39,7 +28,7 @@ std::filesystem::path GpuModelCache::default_path() {
 }
 
 std::optional<GpuCostModel> GpuModelCache::find(const std::string& key) const {
-  const nlohmann::json entries = read_entries(file_);
+  const nlohmann::json entries = read_cache_entries(file_, format_version);
   if (!entries.contains(key) || !entries[key].is_object()) return std::nullopt;
   const nlohmann::json& e = entries[key];
   if (e.value("build", "") != build_) return std::nullopt;
@@ -62,13 +51,12 @@ std::optional<GpuCostModel> GpuModelCache::find(const std::string& key) const {
 }
 
 void GpuModelCache::store(const std::string& key, const GpuCostModel& m) const {
-  nlohmann::json entries = read_entries(file_);
+  nlohmann::json entries = read_cache_entries(file_, format_version);
   nlohmann::json kernels = nlohmann::json::array();
   for (const auto& k : m.kernels) kernels.push_back({k.k, k.cell_seconds});
   entries[key] = {{"build", build_}, {"task_seconds", m.task_seconds}, {"launch_seconds", m.launch_seconds},
                   {"kernels", kernels}};
-  const nlohmann::json doc = {{"version", format_version}, {"entries", entries}};
-  replace_json_file(file_, doc, "GPU model cache");
+  write_cache_entries(file_, format_version, nullptr, entries, "GPU model cache");
 }
 
 }  // namespace trapeze

@@ -15,17 +15,6 @@ namespace {
 
 constexpr int format_version = 1;
 
-nlohmann::json read_entries(const std::filesystem::path& file, const std::string& machine) {
-  std::ifstream in(file);
-  if (!in) return nlohmann::json::object();
-  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!doc.is_object() || doc.value("version", 0) != format_version || !doc.contains("machine") ||
-      doc["machine"] != machine || !doc.contains("entries") || !doc["entries"].is_object()) {
-    return nlohmann::json::object();
-  }
-  return doc["entries"];
-}
-
 }  // namespace
 
 MeasurementCache::MeasurementCache(std::filesystem::path file, std::string machine, std::string build)
@@ -37,7 +26,7 @@ std::filesystem::path MeasurementCache::default_path(const std::string& name) {
 
 std::optional<MeasurementCache::Values> MeasurementCache::find(const std::string& key,
                                                                std::initializer_list<const char*> names) const {
-  const nlohmann::json entries = read_entries(file_, machine_);
+  const nlohmann::json entries = read_cache_entries(file_, format_version, &machine_);
   if (!entries.contains(key) || !entries[key].is_object()) return std::nullopt;
   const nlohmann::json& e = entries[key];
   if (!e.contains("build") || e["build"] != build_) return std::nullopt;
@@ -52,12 +41,11 @@ std::optional<MeasurementCache::Values> MeasurementCache::find(const std::string
 }
 
 void MeasurementCache::store(const std::string& key, const Values& values) const {
-  nlohmann::json entries = read_entries(file_, machine_);
+  nlohmann::json entries = read_cache_entries(file_, format_version, &machine_);
   nlohmann::json entry = {{"build", build_}};
   for (const auto& [name, value] : values) entry[name] = value;
   entries[key] = entry;
-  const nlohmann::json doc = {{"version", format_version}, {"machine", machine_}, {"entries", entries}};
-  replace_json_file(file_, doc, "measurement cache");
+  write_cache_entries(file_, format_version, &machine_, entries, "measurement cache");
 }
 
 }  // namespace trapeze
