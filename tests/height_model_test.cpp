@@ -211,11 +211,12 @@ TEST(MeasuredHeight, SmallDomainsAreMeasuredOnceThenCached) {
   const fs::path models = fs::temp_directory_path() / ("trapeze-measured-" + std::to_string(getpid())) / "height_models.json";
   fs::remove_all(models.parent_path());
   trapeze::Runtime runtime({"lws", 2});
-  trapeze::Grid<float> grid({256, 256, 1}, 2, 1, 0, 1, trapeze::Boundary::periodic());
+  // 1 MiB of cells: the smallest domain measured.
+  trapeze::Grid<float> grid({512, 512, 1}, 2, 1, 0, 1, trapeze::Boundary::periodic());
   tests::randomise(grid, 5);
   const trapeze::Grid<float> before = grid;
-  trapeze::Plan plan{{256, 64, 1}, 0};
-  auto shape = jacobi_shape({256, 256, 1}, {256, 64, 1}, trapeze::TrapezoidMode::shrink);
+  trapeze::Plan plan{{512, 128, 1}, 0};
+  auto shape = jacobi_shape({512, 512, 1}, {512, 128, 1}, trapeze::TrapezoidMode::shrink);
   shape.steps = 40;
   const apps::Jacobi2D<float> stencil{};
   const auto first = trapeze::decide_height(runtime, stencil, "jacobi2d-measured-test", shape, models, &grid, &plan);
@@ -245,9 +246,14 @@ TEST(MeasuredHeight, SmallDomainsAreMeasuredOnceThenCached) {
   // for a grid with a read-only plane per step, which holds only its run's steps.
   const auto model_only = trapeze::decide_height(runtime, stencil, "jacobi2d-measured-test", shape, models);
   EXPECT_FALSE(model_only.measured);
-  trapeze::Grid<float> planes({256, 256, 1}, 2, 1, 1, 40, trapeze::Boundary::periodic());
+  trapeze::Grid<float> planes({512, 512, 1}, 2, 1, 1, 40, trapeze::Boundary::periodic());
   const auto with_planes = trapeze::decide_height(runtime, stencil, "jacobi2d-measured-test", shape, models, &planes, &plan);
   EXPECT_FALSE(with_planes.measured);
+  // Below 1 MiB a run is too short to be worth measuring.
+  trapeze::Grid<float> small({256, 256, 1}, 2, 1, 0, 1, trapeze::Boundary::periodic());
+  const auto small_shape = jacobi_shape({256, 256, 1}, {256, 64, 1}, trapeze::TrapezoidMode::shrink);
+  const trapeze::Plan small_plan{{256, 64, 1}, 0};
+  EXPECT_FALSE(trapeze::decide_height(runtime, stencil, "jacobi2d-measured-test", small_shape, models, &small, &small_plan).measured);
   fs::remove_all(models.parent_path());
 }
 

@@ -7,7 +7,6 @@
 #include "stencils/jacobi3d.hpp"
 #include "stencils/life.hpp"
 #include "stencils/pathfinder.hpp"
-#include "weighted_box.hpp"
 
 TRAPEZE_CUDA_STENCIL(apps::Jacobi2D<float>)
 TRAPEZE_CUDA_STENCIL(apps::Jacobi2D<double>)
@@ -19,5 +18,3 @@ TRAPEZE_CUDA_STENCIL(apps::Pathfinder)
 TRAPEZE_CUDA_STENCIL(apps::Himeno)
 TRAPEZE_CUDA_STENCIL(apps::Cip<float>)
 TRAPEZE_CUDA_STENCIL(apps::Cip<double>)
-TRAPEZE_CUDA_STENCIL(tests::WeightedBox<2, 2>)
-TRAPEZE_CUDA_STENCIL(tests::WeightedBox<1, 2>)

@@ -24,8 +24,11 @@
 
 namespace trapeze {
 
-// Domains up to this many bytes of fields (updated and read-only) have their
-// height measured (not grids with a read-only plane per step: see decide_height).
+// Domains of this many bytes of fields (updated and read-only) have their
+// height measured (not grids with a read-only plane per step: see
+// decide_height). Below the lower bound a whole run takes milliseconds and
+// the measurement would cost more than any height could save.
+inline constexpr double measured_height_min_bytes = 1024.0 * 1024;
 inline constexpr double measured_height_max_bytes = 32.0 * 1024 * 1024;
 
 // The heights worth measuring: the model's choice, 1, and the usual ladder

@@ -33,9 +33,10 @@ struct HeightDecision {
 };
 
 // `app` names the stencil in the cache (with its element type and worker count).
-// Given the run's grid and plan, a domain of at most measured_height_max_bytes
-// has its height measured among the model's candidates (height_calibration.hpp),
-// once per shape: the cache keeps it beside the models.
+// Given the run's grid and plan, a domain of measured_height_min_bytes to
+// measured_height_max_bytes has its height measured among the model's
+// candidates (height_calibration.hpp), once per shape: the cache keeps it
+// beside the models.
 template <Stencil S>
 HeightDecision decide_height(Runtime& runtime, const S& stencil, const std::string& app, const ModelShape& shape,
                              const std::filesystem::path& cache_file = CostModelCache::default_path(),
@@ -63,7 +64,7 @@ HeightDecision decide_height(Runtime& runtime, const S& stencil, const std::stri
   if (grid == nullptr || plan == nullptr || grid->is_generated() || grid->constant_planes() > 1) return decision;
   const double grid_bytes = static_cast<double>(grid->cells()) * sizeof(typename S::value_type) *
                             static_cast<double>(grid->updated_count() + grid->constant_count() * grid->constant_planes());
-  if (grid_bytes > measured_height_max_bytes) return decision;
+  if (grid_bytes < measured_height_min_bytes || grid_bytes > measured_height_max_bytes) return decision;
   const MeasurementCache measured(cache_file.parent_path() / "measured_heights.json", machine_fingerprint(), build_identity());
   const std::string shape_key = measured_height_key(key, shape);
   const auto cached = measured.find(shape_key, {"height"});
