@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -73,6 +74,11 @@ TEST(HeightModel, TakesTheMiddleOfThePredictedFlatPart) {
   EXPECT_NEAR(chosen, std::sqrt(static_cast<double>(flat.front()) * flat.back()), 1.0);
 }
 
+// The cache of profiled models. Profiling takes seconds (minutes under the
+// sanitizers), so only two tests profile: the end-to-end one and one rebuild;
+// the others seed the file with an entry through the cache itself and check
+// that an edited entry is refused (decide_height profiles whenever find()
+// refuses, which the first two show) and that a new store rewrites it.
 class HeightCache : public testing::Test {
  protected:
   void SetUp() override {
@@ -87,13 +93,6 @@ class HeightCache : public testing::Test {
   }
   void write_file(const std::string& text) const { std::ofstream(file_) << text; }
 
-  // Profiles into the cache file, then replaces the file with edit(its text).
-  template <typename Edit>
-  void profile_then_edit(trapeze::Runtime& runtime, Edit edit) {
-    decide(runtime);
-    write_file(edit(read_file()));
-  }
-
   // `text` with the first `from` replaced by `to` (a failure, and the text
   // unchanged, when `from` is missing).
   static std::string replace_first(std::string text, const std::string& from, const std::string& to) {
@@ -106,6 +105,26 @@ class HeightCache : public testing::Test {
   trapeze::HeightDecision decide(trapeze::Runtime& runtime) {
     return trapeze::decide_height(runtime, apps::Jacobi2D<float>{}, "jacobi2d-test",
                                   jacobi_shape({2048, 2048, 1}, {2048, 256, 1}, trapeze::TrapezoidMode::shrink), file_);
+  }
+  // The cache as decide_height opens it, and the key it uses for decide().
+  trapeze::CostModelCache cache() const {
+    return trapeze::CostModelCache(file_, trapeze::machine_fingerprint(), trapeze::build_identity());
+  }
+  static constexpr const char* key = "jacobi2d-test/float/workers=2";
+  static trapeze::CostModel plausible_costs() {
+    trapeze::CostModel costs;
+    costs.seconds_per_task = 20e-6;
+    costs.seconds_per_cell = 1e-9;
+    costs.seconds_per_ghost_cell = 2e-9;
+    costs.bandwidth.points = {{1e6, 100e9}, {1e9, 10e9}};
+    return costs;
+  }
+  // Seeds the file with one valid entry, then replaces it with edit(its text).
+  template <typename Edit>
+  void seed_then_edit(Edit edit) {
+    cache().store(key, plausible_costs());
+    ASSERT_TRUE(cache().find(key)) << "a stored entry must be found";
+    write_file(edit(read_file()));
   }
   fs::path file_;
 };
@@ -123,42 +142,47 @@ TEST_F(HeightCache, ChoiceIsStableOnceCached) {
 }
 
 TEST_F(HeightCache, CorruptFileIsRebuilt) {
-  trapeze::Runtime runtime({"lws", 2});
   for (const std::string& garbage : {std::string("{\"version\": 1, \"machine\": "), std::string("\x01\x02 not json"),
                                     std::string("[1, 2, 3]")}) {
     write_file(garbage);
-    const auto decision = decide(runtime);
-    EXPECT_TRUE(decision.profiled) << garbage;
-    EXPECT_GE(decision.height, 1);
-    EXPECT_FALSE(decide(runtime).profiled) << "the rebuilt file must be usable";
+    EXPECT_FALSE(cache().find(key)) << garbage;
+    cache().store(key, plausible_costs());
+    EXPECT_TRUE(cache().find(key)) << "a store must replace a corrupt file: " << garbage;
   }
+  // End to end, once: decide_height profiles over a corrupt file and leaves a usable one.
+  trapeze::Runtime runtime({"lws", 2});
+  write_file("\x01\x02 not json");
+  const auto decision = decide(runtime);
+  EXPECT_TRUE(decision.profiled);
+  EXPECT_GE(decision.height, 1);
+  EXPECT_FALSE(decide(runtime).profiled) << "the rebuilt file must be usable";
 }
 
-TEST_F(HeightCache, EntryWithBadNumbersIsRebuilt) {
-  trapeze::Runtime runtime({"lws", 2});
-  profile_then_edit(runtime, [](const std::string& text) {  // a negative cost
+TEST_F(HeightCache, EntryWithBadNumbersIsRefused) {
+  seed_then_edit([](const std::string& text) {  // a negative cost
     return replace_first(text, "\"seconds_per_cell\": ", "\"seconds_per_cell\": -");
   });
-  EXPECT_TRUE(decide(runtime).profiled);
+  EXPECT_FALSE(cache().find(key)) << "a negative cost must not be used";
 }
 
-TEST_F(HeightCache, FileFromAnotherMachineIsRebuilt) {
-  trapeze::Runtime runtime({"lws", 2});
+TEST_F(HeightCache, FileFromAnotherMachineIsRefusedThenRewritten) {
   const std::string machine = trapeze::machine_fingerprint();
-  profile_then_edit(runtime, [&](const std::string& text) { return replace_first(text, machine, "Some Other CPU; 128 cores"); });
-  EXPECT_TRUE(decide(runtime).profiled);
+  seed_then_edit([&](const std::string& text) { return replace_first(text, machine, "Some Other CPU; 128 cores"); });
+  EXPECT_FALSE(cache().find(key)) << "another machine's profile must not be used";
+  cache().store(key, plausible_costs());
+  EXPECT_TRUE(cache().find(key));
   const std::string rewritten = read_file();
   EXPECT_NE(rewritten.find(machine), std::string::npos);
   EXPECT_EQ(rewritten.find("Some Other CPU"), std::string::npos);
 }
 
-TEST_F(HeightCache, EntryFromAnotherBuildIsRebuilt) {
-  trapeze::Runtime runtime({"lws", 2});
-  profile_then_edit(runtime, [](const std::string& text) {
+TEST_F(HeightCache, EntryFromAnotherBuildIsRefused) {
+  seed_then_edit([](const std::string& text) {
     return replace_first(text, "\"build\": \"", "\"build\": \"an older build of ");
   });
-  EXPECT_TRUE(decide(runtime).profiled) << "a profile of another build of the program must not be reused";
-  EXPECT_FALSE(decide(runtime).profiled);
+  EXPECT_FALSE(cache().find(key)) << "a profile of another build of the program must not be reused";
+  cache().store(key, plausible_costs());
+  EXPECT_TRUE(cache().find(key));
 }
 
 }  // namespace
@@ -210,6 +234,7 @@ namespace {
 TEST(MeasuredHeight, SmallDomainsAreMeasuredOnceThenCached) {
   const fs::path models = fs::temp_directory_path() / ("trapeze-measured-" + std::to_string(getpid())) / "height_models.json";
   fs::remove_all(models.parent_path());
+  unsetenv("TRAPEZE_MEASURE_HEIGHTS");  // the sanitizer runs of CI set it to 0
   trapeze::Runtime runtime({"lws", 2});
   // 1 MiB of cells: the smallest domain measured.
   trapeze::Grid<float> grid({512, 512, 1}, 2, 1, 0, 1, trapeze::Boundary::periodic());
@@ -254,6 +279,19 @@ TEST(MeasuredHeight, SmallDomainsAreMeasuredOnceThenCached) {
   const auto small_shape = jacobi_shape({256, 256, 1}, {256, 64, 1}, trapeze::TrapezoidMode::shrink);
   const trapeze::Plan small_plan{{256, 64, 1}, 0};
   EXPECT_FALSE(trapeze::decide_height(runtime, stencil, "jacobi2d-measured-test", small_shape, models, &small, &small_plan).measured);
+  // TRAPEZE_MEASURE_HEIGHTS=0: the model alone, even where the cache has a measured height.
+  setenv("TRAPEZE_MEASURE_HEIGHTS", "0", 1);
+  const auto unmeasured = trapeze::decide_height(runtime, stencil, "jacobi2d-measured-test", shape, models, &grid, &plan);
+  EXPECT_FALSE(unmeasured.measured);
+  EXPECT_EQ(unmeasured.height, model_only.height);
+  setenv("TRAPEZE_MEASURE_HEIGHTS", "yes", 1);
+  try {
+    trapeze::decide_height(runtime, stencil, "jacobi2d-measured-test", shape, models, &grid, &plan);
+    ADD_FAILURE() << "TRAPEZE_MEASURE_HEIGHTS=yes was accepted";
+  } catch (const trapeze::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("'yes'"), std::string::npos) << e.what();
+  }
+  unsetenv("TRAPEZE_MEASURE_HEIGHTS");
   fs::remove_all(models.parent_path());
 }
 

@@ -49,8 +49,20 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
       ->capture_default_str();
   cli.add_option("--devices", o.devices,
                  "workers for stage tasks: auto (GPUs when present), cpu, gpu or all; default: TRAPEZE_DEVICES or auto");
+  // Checked as it is parsed: a bad range is refused before the grid is made or a model profiled.
   cli.add_option("--sweep-height", o.sweep_height,
-                 "run every height in A:B, print measured and predicted time per step, write them to a CSV");
+                 "run every height in A:B, print measured and predicted time per step, write them to a CSV")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            try {
+              parse_height_range(text);
+            } catch (const trapeze::InvalidArgument& e) {
+              const std::string message = e.what(), option = "--sweep-height ";  // CLI11 names the option itself
+              return message.rfind(option, 0) == 0 ? message.substr(option.size()) : message;
+            }
+            return {};
+          },
+          "A:B"));
   cli.add_option("--sweep-csv", o.sweep_csv, "CSV file of --sweep-height (default: <app>-height-sweep.csv)");
   cli.add_option("--mode", o.mode, "trapezoid computation: shrink or full")->capture_default_str();
   cli.add_option("-b,--boundary", o.boundary, "boundary: clamp, periodic, constant or constant:V")

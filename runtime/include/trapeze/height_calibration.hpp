@@ -31,6 +31,12 @@ namespace trapeze {
 inline constexpr double measured_height_min_bytes = 1024.0 * 1024;
 inline constexpr double measured_height_max_bytes = 32.0 * 1024 * 1024;
 
+// TRAPEZE_MEASURE_HEIGHTS: 1 (unset: the default) measures as above, 0 keeps
+// the model's height everywhere (runs of many shapes once each, where the
+// first run's measurement would not pay; the sanitizer builds of CI, where a
+// measurement takes minutes). Another value is an InvalidArgument.
+bool heights_measured_from_environment();
+
 // The heights worth measuring: the model's choice, 1, and the usual ladder
 // (which holds the multiples of 8) up to the largest useful height, less those
 // the model predicts more than a quarter slower than its fastest.

@@ -61,7 +61,10 @@ HeightDecision decide_height(Runtime& runtime, const S& stencil, const std::stri
   decision.predicted_seconds_per_step = choice.predicted_seconds_per_step;
   // A grid with a read-only plane per step (PathFinder's walls) holds only
   // the run's steps: trials would need more. Such grids keep the model.
-  if (grid == nullptr || plan == nullptr || grid->is_generated() || grid->constant_planes() > 1) return decision;
+  if (grid == nullptr || plan == nullptr || grid->is_generated() || grid->constant_planes() > 1 ||
+      !heights_measured_from_environment()) {
+    return decision;
+  }
   const double grid_bytes = static_cast<double>(grid->cells()) * sizeof(typename S::value_type) *
                             static_cast<double>(grid->updated_count() + grid->constant_count() * grid->constant_planes());
   if (grid_bytes < measured_height_min_bytes || grid_bytes > measured_height_max_bytes) return decision;
