@@ -19,3 +19,29 @@ function(trapeze_add_cuda_stencils target)
   set_property(TARGET ${target} PROPERTY CUDA_RUNTIME_LIBRARY Shared)
   target_compile_definitions(${target} PRIVATE TRAPEZE_HAS_CUDA_STENCILS=1)
 endfunction()
+
+# trapeze_cuda_stencil_objects(<name> <file.cu>...) and
+# trapeze_link_cuda_stencil_objects(<target> <name>)
+#
+# The same for .cu files that several programs share: compiled once into an
+# object library <name>, then linked into each <target> (a file of ten
+# stencils' kernels takes minutes to compile; three suites take it).
+function(trapeze_cuda_stencil_objects name)
+  if(NOT CMAKE_CUDA_COMPILER)
+    return()
+  endif()
+  add_library(${name} OBJECT ${ARGN})
+  target_link_libraries(${name} PRIVATE trapeze::trapeze)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/apps ${PROJECT_SOURCE_DIR})
+  trapeze_add_cuda_stencils(${name})
+endfunction()
+
+function(trapeze_link_cuda_stencil_objects target name)
+  if(NOT CMAKE_CUDA_COMPILER)
+    return()
+  endif()
+  target_link_libraries(${target} PRIVATE ${name})
+  trapeze_add_cuda_stencils(${target})  # its own .cu files, if any, get the same flags
+  # The objects call the CUDA runtime: link as a target with .cu sources of its own would.
+  set_property(TARGET ${target} PROPERTY LINKER_LANGUAGE CUDA)
+endfunction()
