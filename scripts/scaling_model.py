@@ -143,6 +143,27 @@ MEASURED_ONE_GPU = [("jacobi2d", 16384, 16, 8, 713.9), ("jacobi2d", 16384, 1, 1,
                     ("jacobi3d", 512, 3, 1, 203.0), ("jacobi3d", 512, 1, 1, 218.3)]
 
 
+# Measured on two H100s of one node (docs/PERF.md, 2026-11-25): app, n, H, k,
+# one-GPU G cell updates/s of the run, and the 2-GPU speed-ups of the three
+# interleaved calls (one process, trapeze-owner).
+MEASURED_TWO_GPUS = [("jacobi2d", 49152, 16, 16, 473.2, (1.806, 1.871, 1.913)),
+                     ("jacobi3d", 1024, 3, 3, 222.9, (1.722, 1.729, 1.805))]
+
+
+def two_h100(app, n, height, one_gpu_rate):
+    """The model's 2-GPU speed-up for a measured H100 run: the measured 1-GPU
+    rate at the run's heights (not the kernel's), NVLink as between the H200s."""
+    dims = 2 if app == "jacobi2d" else 3
+    cells = n ** dims / 2
+    ghost = RADIUS * height
+    grown = cells * (1 + ghost / (n / 2))
+    t_compute = cells * height / (one_gpu_rate * 1e9)
+    t_stage = grown * height / (one_gpu_rate * 1e9) + TASK_TURNAROUND
+    strip = n ** (dims - 1) * ghost * CELL_BYTES
+    t_exchange = strip / NVLINK[0] + NVLINK[1]
+    return 2 * t_compute / (t_stage + t_exchange), 2 * t_compute / max(t_stage, t_exchange + TASK_TURNAROUND)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="also write the rows as JSON")
@@ -161,9 +182,17 @@ def main():
         model = one_h100(app, n, h, k)
         calibration.append({"app": app, "n": n, "height": h, "kernel_height": k, "model": model, "measured": measured})
         print(f"{app:9} {n:6d} {h:>3}/{k:<2} {model:8.1f} {measured:9.1f} {measured / model:15.3f}")
+    print("\ntwo H100s, one process: the model's speed-up over one GPU against the measured")
+    print(f"{'app':9} {'n':>6} {'H/k':>6} {'model lo':>9} {'model hi':>9} {'measured (3 calls)':>22}")
+    two = []
+    for app, n, h, k, rate, measured in MEASURED_TWO_GPUS:
+        lo, hi = two_h100(app, n, h, rate)
+        two.append({"app": app, "n": n, "height": h, "kernel_height": k, "model_low": lo, "model_high": hi,
+                    "measured": list(measured)})
+        print(f"{app:9} {n:6d} {h:>3}/{k:<2} {lo:9.3f} {hi:9.3f} {', '.join(f'{m:.3f}' for m in measured):>22}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"predictions": table, "one_gpu": calibration}, f, indent=1)
+            json.dump({"predictions": table, "one_gpu": calibration, "two_gpus": two}, f, indent=1)
 
 
 if __name__ == "__main__":

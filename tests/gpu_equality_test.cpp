@@ -152,6 +152,25 @@ TEST(GpuEquality, CpuAndGpuWorkersTogether) {
   }
 }
 
+// Every GPU of the machine under the policy Trapeze picks itself
+// (trapeze-owner with several GPUs): tiles stay on their partition's GPU,
+// strips cross between the GPUs, and the result is the reference's.
+TEST(GpuEquality, EveryGpuUnderTheDefaultPolicy) {
+  trapeze::Runtime runtime;
+  if (runtime.cuda_worker_count() < 2) GTEST_SKIP() << "fewer than two CUDA workers: multi-GPU test skipped";
+  EXPECT_EQ(runtime.scheduler(), "trapeze-owner");
+  for (const Boundary& b : every_boundary) {
+    Case flat{{301, 203, 1}, {301, 51, 1}, b, 3, 13};
+    flat.kernel_height = 3;
+    flat.devices = StageDevices::gpu;
+    tests::expect_matches_reference(runtime, apps::Jacobi2D<float>{}, flat);
+    Case cube{{67, 45, 53}, {67, 45, 14}, b, 2, 7};
+    cube.devices = StageDevices::gpu;
+    tests::expect_matches_reference(runtime, apps::Jacobi3D<float>{}, cube);
+    if (testing::Test::HasFatalFailure()) return;
+  }
+}
+
 // Large enough that the kernels run many blocks per launch and several launches per stage.
 // k = 1 runs the single-step kernel, whose blocks away from the domain's edge
 // read device memory without any boundary check.

@@ -9,6 +9,7 @@
 
 #include "trapeze/error.hpp"
 #include "trapeze/halo_pieces.hpp"
+#include "trapeze/local_devices.hpp"
 #include "trapeze/partition.hpp"
 
 namespace trapeze {
@@ -173,6 +174,49 @@ TEST(Partition, BorderTilesAreThoseThatTouchAnotherOwner) {
   EXPECT_EQ(clamp, (std::vector<bool>{false, false, false, true, true, false, false, false}));
   const auto periodic = border_tiles(p, build_halo_layout(bands, {1, 1, 0}, BoundaryKind::periodic));
   EXPECT_EQ(periodic, (std::vector<bool>{true, false, false, true, true, false, false, true}));
+}
+
+// MPI ranks on one node: a GPU each when there are as many, equal shares when
+// there are more, shared round robin when there are fewer.
+TEST(LocalDevices, EachRankTakesItsOwnGpus) {
+  EXPECT_EQ(gpus_of_local_rank(0, 2, 2), (std::vector<int>{0}));
+  EXPECT_EQ(gpus_of_local_rank(1, 2, 2), (std::vector<int>{1}));
+  EXPECT_EQ(gpus_of_local_rank(1, 2, 8), (std::vector<int>{4, 5, 6, 7}));
+  EXPECT_EQ(gpus_of_local_rank(1, 3, 8), (std::vector<int>{2, 3}));  // two of eight stay idle: equal boxes
+  EXPECT_EQ(gpus_of_local_rank(2, 3, 8), (std::vector<int>{4, 5}));
+  EXPECT_EQ(gpus_of_local_rank(3, 4, 2), (std::vector<int>{1}));
+  EXPECT_EQ(gpus_of_local_rank(2, 4, 2), (std::vector<int>{0}));
+  EXPECT_EQ(gpus_of_local_rank(4, 5, 1), (std::vector<int>{0}));
+}
+
+// Two ranks of a 32-core node with a GPU each: 16 cores per rank, one for the
+// progress thread, one for the GPU's driver, 14 CPU workers, all bound inside.
+TEST(LocalDevices, EachRankBindsEveryThreadInsideItsShareOfCores) {
+  const CoreShare second = cores_of_local_rank(1, 2, 32, 1);
+  EXPECT_EQ(second.cpu_workers, 14);
+  std::vector<unsigned> cores(15);
+  std::iota(cores.begin(), cores.end(), 16u);
+  EXPECT_EQ(second.worker_cores, cores);
+  EXPECT_EQ(second.progress_core, 31);
+  const CoreShare cpus_only = cores_of_local_rank(2, 3, 16, 0);  // 5 cores each, one left over
+  EXPECT_EQ(cpus_only.cpu_workers, 4);
+  EXPECT_EQ(cpus_only.worker_cores, (std::vector<unsigned>{10, 11, 12, 13}));
+  EXPECT_EQ(cpus_only.progress_core, 14);
+  EXPECT_EQ(cores_of_local_rank(0, 4, 8, 4).cpu_workers, 1);  // more GPUs than the share leaves: one CPU worker still
+}
+
+TEST(LocalDevices, ACoreOrLessPerRankBindsNothing) {
+  const CoreShare mine = cores_of_local_rank(1, 2, 2, 0);
+  EXPECT_EQ(mine.cpu_workers, 1);
+  EXPECT_TRUE(mine.worker_cores.empty());
+  EXPECT_EQ(mine.progress_core, -1);
+}
+
+TEST(LocalDevices, NoRestrictionForOneRankNoGpuOrAnUnknownRank) {
+  EXPECT_TRUE(gpus_of_local_rank(0, 1, 4).empty());
+  EXPECT_TRUE(gpus_of_local_rank(0, 2, 0).empty());
+  EXPECT_TRUE(gpus_of_local_rank(-1, 2, 2).empty());
+  EXPECT_TRUE(gpus_of_local_rank(2, 2, 2).empty());
 }
 
 }  // namespace

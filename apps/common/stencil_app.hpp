@@ -309,7 +309,9 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   const trapeze::StageDevices devices = requested_devices(options);
   const bool cuda_ready = trapeze::cuda_functions_of<S>() && runtime.cuda_worker_count() > 0;
   const bool gpu_only = cuda_ready && (devices == trapeze::StageDevices::automatic || devices == trapeze::StageDevices::gpu);
-  const int gpus = gpu_only ? runtime.cuda_worker_count() : 0;
+  // Under MPI the tiles are spread over every rank's GPUs (one rank per GPU
+  // on a multi-GPU node: trapeze/local_devices.hpp).
+  const int gpus = gpu_only ? runtime.cuda_workers_of_all_ranks() : 0;
   trapeze::Plan plan = make_plan(options, S::dims, grid.extent(), runtime.cpu_worker_count(), gpus);
   // Out-of-core on the GPUs (seed 003): the domain's device footprint beyond
   // what they may hold (STARPU_LIMIT_CUDA_MEM honoured). Tiles then stream:

@@ -111,6 +111,12 @@ void broadcast(void* bytes, std::size_t size) {
   MPI_Bcast(bytes, static_cast<int>(size), MPI_BYTE, 0, MPI_COMM_WORLD);
 }
 
+int sum(int value) {
+  int total = 0;
+  MPI_Allreduce(&value, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  return total;
+}
+
 }  // namespace trapeze::mpi
 
 namespace trapeze {

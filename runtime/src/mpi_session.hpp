@@ -26,5 +26,7 @@ int local_rank();
 int local_ranks();
 // Bytes from rank 0 to every rank.
 void broadcast(void* bytes, std::size_t size);
+// The sum of every rank's `value`, on every rank.
+int sum(int value);
 
 }  // namespace trapeze::mpi

@@ -17,6 +17,7 @@
 
 #include "fxt_trace.hpp"
 #include "mpi_session.hpp"
+#include "node_sharing.hpp"
 #include "scheduler_policies/policies.hpp"
 #include "trapeze/error.hpp"
 #include "trapeze/tile_interface.hpp"
@@ -94,55 +95,17 @@ void check_worker_count_variables() {
   }
 }
 
-// Several ranks on one node would each start a worker per core, all bound to
-// the first cores: unless the user placed the workers (STARPU_NCPU,
-// STARPU_WORKERS_CPUID or the cpus option), each local rank takes its share
-// of the cores, less one for StarPU-MPI's progress thread where the share allows.
-void share_cores_between_local_ranks(starpu_conf& conf, const RuntimeOptions& options) {
-  const int local_ranks = mpi::local_ranks();
-  const int local_rank = mpi::local_rank();
-  if (local_ranks <= 1 || local_rank < 0 || options.cpus >= 0) return;
-  for (const char* name : {"STARPU_NCPU", "STARPU_NCPUS", "STARPU_WORKERS_CPUID"}) {
-    if (std::getenv(name)) return;
-  }
-  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  const int share = cores / local_ranks;
-  if (share <= 1) {
-    // A core per rank or less: one worker each, and no thread bound, so that
-    // the system spreads the workers and the progress threads (bound, each
-    // rank's would share a core with some worker and take half of it).
-    conf.ncpus = 1;
-    if (!std::getenv("STARPU_WORKERS_NOBIND")) setenv("STARPU_WORKERS_NOBIND", "1", 1);
-    return;
-  }
-  conf.ncpus = share - 1;
-  conf.use_explicit_workers_bindid = 1;
-  for (int i = 0; i < conf.ncpus; ++i) conf.workers_bindid[i] = static_cast<unsigned>((local_rank * share + i) % cores);
-  // StarPU-MPI's progress thread polls without pause: on the share's last
-  // core, not on another rank's worker (StarPU reads only the variable).
-  if (!std::getenv("STARPU_MPI_THREAD_CPUID") && !std::getenv("STARPU_MPI_THREAD_COREID")) {
-    setenv("STARPU_MPI_THREAD_CPUID", std::to_string(local_rank * share + share - 1).c_str(), 1);
-  }
-}
-
-// NVIDIA GPUs this process can open (device files /dev/nvidia0, 1, ...),
-// known before StarPU starts; 0 when STARPU_NCUDA or the option says none.
-int visible_nvidia_gpus(const RuntimeOptions& options) {
-  if (options.cuda_devices == 0) return 0;
-  if (const char* n = std::getenv("STARPU_NCUDA"); n && std::string_view(n) == "0") return 0;
-  int count = 0;
-  while (count < 64 && access(("/dev/nvidia" + std::to_string(count)).c_str(), F_OK) == 0) ++count;
-  return count;
-}
-
 }  // namespace
 
 // StarPU's default policy, lws, ran GPU stage tasks badly: 64 tiles of one
 // jacobi2d run on an H100 took 1.04 s under lws, 0.108 s under eager and
 // 0.131 s under trapeze-owner (docs/PERF.md, 2026-11-24); with two tiles per
-// GPU the three were within 7%. With a GPU present and no policy named,
-// Trapeze starts StarPU with eager.
-const char* default_scheduler_with_gpus = "eager";
+// GPU the three were within 7%. With one GPU and no policy named, Trapeze
+// starts StarPU with eager. With several, eager lets any idle GPU take any
+// ready tile, so whole tiles cross between GPUs (870 GB for a 2 GB halo on
+// two H200s); trapeze-owner keeps each tile on its partition's GPU and ran
+// 1.09x (jacobi2d) and 1.70x (jacobi3d) faster there (PERF.md, 2026-11-24).
+const char* default_scheduler(int gpus) { return gpus > 1 ? "trapeze-owner" : "eager"; }
 
 Runtime::Runtime(const RuntimeOptions& options) {
   check_worker_count_variables();
@@ -156,13 +119,19 @@ Runtime::Runtime(const RuntimeOptions& options) {
   if (scheduler_variable && options.scheduler.empty()) check_scheduler_name(scheduler_variable, "STARPU_SCHED");
   std::string requested =
       !options.scheduler.empty() ? options.scheduler : (scheduler_variable ? scheduler_variable : "");
-  const bool default_for_gpus = requested.empty() && visible_nvidia_gpus(options) > 0;
-  if (default_for_gpus) requested = default_scheduler_with_gpus;
+  starpu_conf conf;
+  starpu_conf_init(&conf);
+  mpi_ = options.mpi == MpiMode::on || (options.mpi == MpiMode::automatic && mpi::launched_by_mpi());
+  int gpus = node_sharing::visible_nvidia_gpus(options);
+  if (mpi_) {
+    gpus = node_sharing::share_gpus_between_local_ranks(conf, options);
+    node_sharing::share_cores_between_local_ranks(conf, options, gpus);
+  }
+  const bool default_for_gpus = requested.empty() && gpus > 0;
+  if (default_for_gpus) requested = default_scheduler(gpus);
   if (requested == "help") print_trapeze_policies();
   starpu_sched_policy* own_policy = policies::find(requested);
   if (!options.trace_directory.empty()) trace_file_ = enable_fxt_trace(options.trace_directory);
-  starpu_conf conf;
-  starpu_conf_init(&conf);
   // Explicit options win over STARPU_* variables; unset ones leave them in charge.
   if (own_policy) {
     conf.sched_policy = own_policy;
@@ -170,14 +139,12 @@ Runtime::Runtime(const RuntimeOptions& options) {
   } else if (!options.scheduler.empty()) {
     conf.sched_policy_name = options.scheduler.c_str();
   } else if (default_for_gpus) {
-    conf.sched_policy_name = default_scheduler_with_gpus;
+    conf.sched_policy_name = requested.c_str();
   }
   if (options.cpus >= 0) conf.ncpus = options.cpus;
   if (options.cuda_devices >= 0) conf.ncuda = options.cuda_devices;
   conf.precedence_over_environment_variables =
       !options.scheduler.empty() || default_for_gpus || options.cpus >= 0 || options.cuda_devices >= 0;
-  mpi_ = options.mpi == MpiMode::on || (options.mpi == MpiMode::automatic && mpi::launched_by_mpi());
-  if (mpi_) share_cores_between_local_ranks(conf, options);
   std::optional<HiddenVariable> hidden;
   if (own_policy || !options.scheduler.empty()) hidden.emplace("STARPU_SCHED");
   if (mpi_) {
@@ -190,6 +157,7 @@ Runtime::Runtime(const RuntimeOptions& options) {
     if (rc != 0) throw RuntimeError("starpu_init", rc);
   }
   hidden.reset();
+  cuda_workers_of_all_ranks_ = mpi_ ? mpi::sum(cuda_worker_count()) : cuda_worker_count();
   tile_interface_ = std::make_unique<TileInterfaceOps>();
   if (!options.disk_directory.empty()) {
     const auto size = options.disk_bytes > 0 ? static_cast<starpu_ssize_t>(options.disk_bytes) : starpu_ssize_t{-1};

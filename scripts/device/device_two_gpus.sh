@@ -1,54 +1,76 @@
 #!/usr/bin/env bash
 # Runs from inside the GPU bundle: scripts/make_gpu_bundle.sh; cp scripts/device/*.sh gpu-bundle/; then on the GPU machine gpu-bundle/<this script>.
-# Two GPUs in one process (issue 12), on nvidia-h200-x2: jacobi2d and
-# jacobi3d float, 1 GPU (STARPU_NCUDA=1) against 2, interleaved rounds,
-# medians; bytes StarPU moved between the GPUs against one cut's halo; then
-# the scheduling policies on 2 GPUs. JSON rows in $OUT/two_gpus.jsonl; a table last.
-# Env: ROUNDS (3; 0 skips the scaling part), J2 (32768x32768:1024), J3 (1024x1024x1024:256),
-# POLICIES ("trapeze-owner lws dmda eager"), POLICY_ROUNDS (2), POLICY_APPS ("jacobi2d").
+# Two GPUs of one node (issue 12), on nvidia-h100-x2 or nvidia-h200-x2:
+# jacobi2d and jacobi3d float on 1 GPU (STARPU_NCUDA=1), on 2 GPUs in one
+# process, and on 2 MPI ranks (one GPU each, chosen by the runtime),
+# interleaved rounds, medians of the apps' own seconds; the checksums of the
+# three must be equal (bit for bit); the bytes StarPU moved between the GPUs
+# against one cut's halo; then the scheduling policies on 2 GPUs.
+# JSON rows in $OUT/two_gpus.jsonl, the table also as $OUT/two_gpus_table.json; a table last.
+# Env: ROUNDS (3; 0 skips the scaling part), J2 (65536x65536:1024), J3 (1536x1536x1536:256),
+# GPU_COUNTS ("1 2": GPUs of the one-process variants), MPI (1: add the 2-rank variant), POLICIES ("trapeze-owner lws dmda eager"),
+# POLICY_ROUNDS (2), POLICY_APPS ("jacobi2d"), POLICY_J2 (J2's size:steps).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-run() { timeout "${RUN_TIMEOUT:-120}" "$here/run.sh" "$@"; }
 out=${OUT:-/tmp/out}; mkdir -p "$out"
 rows=$out/two_gpus.jsonl; : > "$rows"
 nvidia-smi -L
-# The GPU height profiles, made once uncapped and cached in the bundle.
-for app in jacobi2d jacobi3d; do run $app --devices gpu --steps 16 --json >/dev/null 2>&1; done
-record() {  # name round env... -- app args...
+nvidia-smi topo -m 2>/dev/null | head -5
+# The machine's Open MPI matches its mpirun; the bundle's libraries for the rest.
+mpilib=$(dirname "$(ldconfig -p | awk '/libmpi.so.40 / {print $NF; exit}')" 2>/dev/null)
+[ -f "$mpilib/libmpi.so.40" ] || mpilib=$(cd "$(dirname "$(command -v mpirun)")/../lib" && pwd)
+ranked() {
+  env LD_LIBRARY_PATH="$mpilib:$here/lib:/usr/local/cuda/lib64" STARPU_HOME="$here/starpu-home" \
+    TRAPEZE_HOME="$here/trapeze-home" STARPU_SILENT=1 "$here/bin/$@"
+}
+export -f ranked; export here mpilib
+mpi="mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2"
+# The GPU height profiles, made once and cached in the bundle (one GPU and two).
+for app in jacobi2d jacobi3d; do
+  for g in 1 2; do STARPU_NCUDA=$g timeout 300 "$here/run.sh" $app --devices gpu --steps 16 --json >/dev/null 2>>"$out/err.log"; done
+done
+record() {  # name round command...
   local name=$1 round=$2; shift 2
   local line
-  line=$(env "$@" 2>>"$out/err.log" | tail -1)
+  line=$("$@" 2>>"$out/err.log" | tail -1)
+  case "$line" in \{*) ;; *) echo "round $round $name: no report ($line)"; line= ;; esac
   echo "{\"variant\": \"$name\", \"round\": $round, \"report\": ${line:-null}}" >> "$rows"
-  echo "round $round $name: $(echo "$line" | cut -c1-240)"
+  echo "round $round $name: $(echo "$line" | cut -c1-200)"
 }
-IFS=: read -r j2size j2steps <<<"${J2:-32768x32768:1024}"
-IFS=: read -r j3size j3steps <<<"${J3:-1024x1024x1024:256}"
+IFS=: read -r j2size j2steps <<<"${J2:-65536x65536:1024}"
+IFS=: read -r j3size j3steps <<<"${J3:-1536x1536x1536:256}"
 for round in $(seq 1 "${ROUNDS:-3}"); do
   [ "${ROUNDS:-3}" = 0 ] && break
-  for g in 1 2; do
-    record "jacobi2d-${g}gpu" "$round" STARPU_NCUDA=$g timeout 120 "$here/run.sh" jacobi2d --devices gpu --size "$j2size" --steps "$j2steps" --json
-    record "jacobi3d-${g}gpu" "$round" STARPU_NCUDA=$g timeout 120 "$here/run.sh" jacobi3d --devices gpu --size "$j3size" --steps "$j3steps" --json
+  for app in jacobi2d jacobi3d; do
+    if [ "$app" = jacobi2d ]; then size=$j2size steps=$j2steps; else size=$j3size steps=$j3steps; fi
+    args="--devices gpu --size $size --steps $steps --checksum --json"
+    for g in ${GPU_COUNTS:-1 2}; do
+      record "$app-${g}gpu" "$round" env STARPU_NCUDA=$g timeout 300 "$here/run.sh" $app $args
+    done
+    [ "${MPI:-1}" = 1 ] && record "$app-2rank" "$round" timeout 300 $mpi bash -c 'ranked "$@"' ranked $app $args
   done
 done
+IFS=: read -r p2size p2steps <<<"${POLICY_J2:-$j2size:$j2steps}"
 for round in $(seq 1 "${POLICY_ROUNDS:-2}"); do
   for sched in ${POLICIES:-trapeze-owner lws dmda eager}; do
     for app in ${POLICY_APPS:-jacobi2d}; do
-      if [ "$app" = jacobi2d ]; then size=$j2size steps=$j2steps; else size=$j3size steps=$j3steps; fi
-      record "$app-2gpu-$sched" "$round" STARPU_NCUDA=2 STARPU_SCHED=$sched timeout 120 "$here/run.sh" $app --devices gpu --size "$size" --steps "$steps" --json
+      if [ "$app" = jacobi2d ]; then size=$p2size steps=$p2steps; else size=$j3size steps=$j3steps; fi
+      record "$app-2gpu-$sched" "$round" env STARPU_NCUDA=2 STARPU_SCHED=$sched timeout 300 "$here/run.sh" $app --devices gpu --size "$size" --steps "$steps" --json
     done
   done
 done
-tail -3 "$out/err.log" 2>/dev/null
-python3 - "$rows" <<'PY'
+tail -5 "$out/err.log" 2>/dev/null
+python3 - "$rows" "$out/two_gpus_table.json" <<'PY'
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 by = {}
 for r in rows:
     if r["report"]:
         by.setdefault(r["variant"], []).append(r["report"])
-def med(v, key="seconds"):
-    return statistics.median(x[key] for x in by[v]) if v in by else float("nan")
-print(f"{'variant':24} {'n':>2} {'tile':>16} {'H':>4} {'k':>3} {'median s':>9} {'spread':>15} {'GCUPS':>7} {'GPU-GPU GB':>10} {'predicted GB':>12} {'vs 1 GPU':>8}")
+def med(v):
+    return statistics.median(x["seconds"] for x in by[v]) if v in by else float("nan")
+table = []
+print(f"{'variant':26} {'n':>2} {'sched':>13} {'tile':>16} {'H':>3} {'k':>2} {'median s':>9} {'spread':>15} {'GCUPS':>7} {'GPU-GPU GB':>10} {'pred GB':>8} {'vs 1 GPU':>8} checksums")
 for v, reports in by.items():
     s = sorted(x["seconds"] for x in reports)
     r = reports[0]
@@ -59,8 +81,20 @@ for v, reports in by.items():
     # One cut across the slowest dimension: each stage sends a ghost of H
     # planes (radius 1) of the other dimensions each way.
     face = ext[0] * (ext[1] if len(ext) == 3 else 1)
-    predicted = stages * 2 * r["height"] * face * 4 / 1e9 if "2gpu" in v else 0.0
-    print(f"{v:24} {len(s):>2} {r['tile']:>16} {r['height']:>4} {r['kernel_height']:>3} {statistics.median(s):9.4f} "
-          f"{s[0]:7.3f}-{s[-1]:7.3f} {statistics.median(x['gcups'] for x in reports):7.1f} "
-          f"{statistics.median(x['gpu_to_gpu_bytes'] for x in reports)/1e9:10.3f} {predicted:12.3f} {one / statistics.median(s):8.3f}")
+    two = "2gpu" in v or "2rank" in v
+    predicted = stages * 2 * r["height"] * face * 4 / 1e9 if two else 0.0
+    sums = sorted({x.get("checksum") or "-" for x in reports})
+    row = dict(variant=v, runs=len(s), scheduler=r.get("scheduler"), tile=r["tile"], height=r["height"],
+               kernel_height=r["kernel_height"], median_seconds=statistics.median(s), min_seconds=s[0], max_seconds=s[-1],
+               gcups=statistics.median(x["gcups"] for x in reports),
+               gpu_to_gpu_gb=statistics.median(x["gpu_to_gpu_bytes"] for x in reports) / 1e9,
+               predicted_gb=predicted, speedup_vs_1gpu=one / statistics.median(s), checksums=sums)
+    table.append(row)
+    print(f"{v:26} {len(s):>2} {str(r.get('scheduler')):>13} {r['tile']:>16} {r['height']:>3} {r['kernel_height']:>2} {row['median_seconds']:9.4f} "
+          f"{s[0]:7.3f}-{s[-1]:7.3f} {row['gcups']:7.1f} {row['gpu_to_gpu_gb']:10.3f} {predicted:8.3f} {row['speedup_vs_1gpu']:8.3f} {','.join(sums)}")
+json.dump(table, open(sys.argv[2], "w"), indent=1)
+for app in ("jacobi2d", "jacobi3d"):
+    sums = {x.get("checksum") for v in (f"{app}-1gpu", f"{app}-2gpu", f"{app}-2rank") for x in by.get(v, [])}
+    if sums:
+        print(f"{app}: {'checksums equal' if len(sums) == 1 else 'CHECKSUMS DIFFER: ' + ', '.join(map(str, sums))}")
 PY

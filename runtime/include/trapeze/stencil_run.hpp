@@ -211,13 +211,18 @@ class StencilRun {
     return owners;
   }
 
+  // The GPUs the run's tiles are shared among: every rank's when spread over ranks.
+  int gpus_of_run() const {
+    return std::max(1, distributed() ? runtime_.cuda_workers_of_all_ranks() : runtime_.cuda_worker_count());
+  }
+
   // In core every tile stays on the GPUs. Out of core a GPU holds the task
   // it runs, the next one arriving and the last one leaving; less memory
   // than that (STARPU_LIMIT_CUDA_MEM) would have StarPU evict and fetch
   // forever, so it is refused here.
   void check_tiles_fit_gpus() const {
     const double memory = gpu_memory_bytes();
-    const int gpus = std::max(1, runtime_.cuda_worker_count());
+    const int gpus = gpus_of_run();
     if (memory <= 0 || tiles_.all_tiles_device_bytes(constant_fields_of<S>) <= memory * gpus) return;
     const double task = tiles_.largest_task_device_bytes(constant_fields_of<S>);
     if (3 * task > memory) {
@@ -235,7 +240,7 @@ class StencilRun {
     if (!uses_cuda()) return false;
     const double memory = gpu_memory_bytes();
     return memory > 0 &&
-           tiles_.all_tiles_device_bytes(constant_fields_of<S>) > memory * std::max(1, runtime_.cuda_worker_count());
+           tiles_.all_tiles_device_bytes(constant_fields_of<S>) > memory * gpus_of_run();
   }
 
   static Plan checked(const Plan& plan, const Grid<T>& grid) {
