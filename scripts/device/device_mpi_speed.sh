@@ -7,14 +7,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=${OUT:-/tmp/out}; mkdir -p "$out"; cd "$out"
-mpilib=$(dirname "$(ldconfig -p | awk '/libmpi.so.40 / {print $NF; exit}')" 2>/dev/null)
-[ -f "$mpilib/libmpi.so.40" ] || mpilib=$(cd "$(dirname "$(command -v mpirun)")/../lib" && pwd)
-ranked() {
-  env LD_LIBRARY_PATH="$mpilib:$here/lib:/usr/local/cuda/lib64" STARPU_HOME="$here/starpu-home" \
-    TRAPEZE_HOME="$here/trapeze-home" STARPU_SILENT=1 "$here/bin/$@"
-}
-export -f ranked; export here mpilib
-mpi="mpirun --allow-run-as-root --oversubscribe --bind-to none"
+source "$here/mpi_ranked.sh"
 seconds() { python3 -c "import json,sys; print(json.loads(sys.stdin.read().splitlines()[-1])['seconds'])" 2>/dev/null || echo nan; }
 declare -A times
 run_case() {  # name ranks devices steps

@@ -16,15 +16,8 @@ out=${OUT:-/tmp/out}; mkdir -p "$out"
 rows=$out/two_gpus.jsonl; : > "$rows"
 nvidia-smi -L
 nvidia-smi topo -m 2>/dev/null | head -5
-# The machine's Open MPI matches its mpirun; the bundle's libraries for the rest.
-mpilib=$(dirname "$(ldconfig -p | awk '/libmpi.so.40 / {print $NF; exit}')" 2>/dev/null)
-[ -f "$mpilib/libmpi.so.40" ] || mpilib=$(cd "$(dirname "$(command -v mpirun)")/../lib" && pwd)
-ranked() {
-  env LD_LIBRARY_PATH="$mpilib:$here/lib:/usr/local/cuda/lib64" STARPU_HOME="$here/starpu-home" \
-    TRAPEZE_HOME="$here/trapeze-home" STARPU_SILENT=1 "$here/bin/$@"
-}
-export -f ranked; export here mpilib
-mpi="mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2"
+source "$here/mpi_ranked.sh"
+mpi="$mpi -np 2"
 # The GPU height profiles, made once and cached in the bundle (one GPU and two).
 for app in jacobi2d jacobi3d; do
   for g in 1 2; do STARPU_NCUDA=$g timeout 300 "$here/run.sh" $app --devices gpu --steps 16 --json >/dev/null 2>>"$out/err.log"; done
