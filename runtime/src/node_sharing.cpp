@@ -87,8 +87,7 @@ void share_cores_between_local_ranks(starpu_conf& conf, const RuntimeOptions& op
   }
 }
 
-int share_gpus_between_local_ranks(starpu_conf& conf, const RuntimeOptions& options) {
-  const int gpus = visible_nvidia_gpus(options);
+int share_gpus_between_local_ranks(starpu_conf& conf, const RuntimeOptions& options, int gpus) {
   if (options.cuda_devices >= 0 || is_set("STARPU_NCUDA") || is_set("STARPU_WORKERS_CUDAID")) return gpus;
   const std::vector<int> mine = gpus_of_local_rank(mpi::local_rank(), mpi::local_ranks(), gpus);
   if (mine.empty()) return gpus;

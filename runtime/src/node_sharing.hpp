@@ -21,8 +21,8 @@ void share_cores_between_local_ranks(starpu_conf& conf, const RuntimeOptions& op
 
 // Several ranks on one node with GPUs: unless the user chose them
 // (STARPU_NCUDA, STARPU_WORKERS_CUDAID, the cuda_devices option), each local
-// rank opens only its own (trapeze/local_devices.hpp). Returns the GPUs this
-// rank will use.
-int share_gpus_between_local_ranks(starpu_conf& conf, const RuntimeOptions& options);
+// rank opens only its own of the node's `gpus` (visible_nvidia_gpus;
+// trapeze/local_devices.hpp). Returns the GPUs this rank will use.
+int share_gpus_between_local_ranks(starpu_conf& conf, const RuntimeOptions& options, int gpus);
 
 }  // namespace trapeze::node_sharing

@@ -12,9 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <thread>
-
 #include "fxt_trace.hpp"
 #include "mpi_session.hpp"
 #include "node_sharing.hpp"
@@ -95,8 +92,6 @@ void check_worker_count_variables() {
   }
 }
 
-}  // namespace
-
 // StarPU's default policy, lws, ran GPU stage tasks badly: 64 tiles of one
 // jacobi2d run on an H100 took 1.04 s under lws, 0.108 s under eager and
 // 0.131 s under trapeze-owner (docs/PERF.md, 2026-11-24); with two tiles per
@@ -106,6 +101,8 @@ void check_worker_count_variables() {
 // two H200s); trapeze-owner keeps each tile on its partition's GPU and ran
 // 1.09x (jacobi2d) and 1.70x (jacobi3d) faster there (PERF.md, 2026-11-24).
 const char* default_scheduler(int gpus) { return gpus > 1 ? "trapeze-owner" : "eager"; }
+
+}  // namespace
 
 Runtime::Runtime(const RuntimeOptions& options) {
   check_worker_count_variables();
@@ -124,7 +121,7 @@ Runtime::Runtime(const RuntimeOptions& options) {
   mpi_ = options.mpi == MpiMode::on || (options.mpi == MpiMode::automatic && mpi::launched_by_mpi());
   int gpus = node_sharing::visible_nvidia_gpus(options);
   if (mpi_) {
-    gpus = node_sharing::share_gpus_between_local_ranks(conf, options);
+    gpus = node_sharing::share_gpus_between_local_ranks(conf, options, gpus);
     node_sharing::share_cores_between_local_ranks(conf, options, gpus);
   }
   const bool default_for_gpus = requested.empty() && gpus > 0;
