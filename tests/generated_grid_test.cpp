@@ -5,9 +5,19 @@
 // checksum equals the whole-domain reference's, and a generated run's equals
 // an ordinary run's, for every boundary, tiling, height and band size.
 #include <gtest/gtest.h>
+#include <sched.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "reference_check.hpp"
 #include "stencils/hotspot.hpp"
@@ -15,6 +25,7 @@
 #include "stencils/jacobi3d.hpp"
 #include "stencils/pathfinder.hpp"
 #include "trapeze/field_checksum.hpp"
+#include "trapeze/parallel_parts.hpp"
 #include "trapeze/reference_in_bands.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/stencil_run.hpp"
@@ -149,6 +160,22 @@ class GeneratedRun : public testing::Test {
     EXPECT_EQ(sink->value(), trapeze::checksum_of(held));
   }
 
+  // The same on a grid that holds its values: the run's fields are the reference's.
+  template <trapeze::Stencil S>
+  void expect_held_grid_equals_reference(const S& stencil, const Case& c) {
+    SCOPED_TRACE(tests::describe(c, S::dims));
+    auto grid = tests::make_grid<S>(c);
+    tests::randomise(grid, tests::fresh_seed());
+    auto expected = grid;
+    {
+      trapeze::StencilRun<S> run(*runtime_, stencil, grid, trapeze::Plan{c.tile, c.height, c.mode});
+      run.submit(c.steps);
+      run.wait();
+    }
+    trapeze::reference::advance(stencil, expected, c.steps);
+    EXPECT_EQ(trapeze::checksum_of(grid), trapeze::checksum_of(expected));
+  }
+
   static std::unique_ptr<trapeze::Runtime> runtime_;
 };
 std::unique_ptr<trapeze::Runtime> GeneratedRun::runtime_;
@@ -174,3 +201,93 @@ TEST_F(GeneratedRun, WritesNoCheckpoints) {
 }
 
 }  // namespace
+
+// Band copies cut over several threads (trapeze/parallel_parts.hpp).
+TEST(ParallelParts, CoverTheRangeOnceInNearEqualContiguousParts) {
+  for (const auto& [begin, end, parts] : {std::tuple{0, 100, 7}, std::tuple{5, 8, 16}, std::tuple{-3, 3, 1},
+                                          std::tuple{10, 11, 4}, std::tuple{0, 64, 0}}) {
+    std::mutex mutex;
+    std::vector<std::pair<trapeze::Index, trapeze::Index>> seen;
+    trapeze::run_parts_in_parallel(begin, end, parts, [&](trapeze::Index lo, trapeze::Index hi) {
+      std::lock_guard lock(mutex);
+      seen.emplace_back(lo, hi);
+    });
+    std::sort(seen.begin(), seen.end());
+    const trapeze::Index n = end - begin;
+    ASSERT_EQ(static_cast<trapeze::Index>(seen.size()), std::clamp<trapeze::Index>(parts, 1, n));
+    trapeze::Index at = begin;
+    for (const auto& [lo, hi] : seen) {
+      EXPECT_EQ(lo, at);
+      EXPECT_GT(hi, lo);
+      EXPECT_LE(hi - lo, n / static_cast<trapeze::Index>(seen.size()) + 1);
+      at = hi;
+    }
+    EXPECT_EQ(at, end);
+  }
+  bool called = false;
+  trapeze::run_parts_in_parallel(4, 4, 3, [&](trapeze::Index, trapeze::Index) { called = true; });
+  EXPECT_FALSE(called);
+}
+
+TEST(ParallelParts, EveryPartFinishesBeforeAPartsExceptionComesBack) {
+  std::atomic<int> finished{0};
+  EXPECT_THROW(trapeze::run_parts_in_parallel(0, 8, 4,
+                                              [&](trapeze::Index lo, trapeze::Index) {
+                                                if (lo == 2) throw std::runtime_error("part 1 failed");
+                                                finished.fetch_add(1);
+                                              }),
+               std::runtime_error);
+  EXPECT_EQ(finished.load(), 3);
+}
+
+// A StarPU worker is bound to one core, and a thread starts with its
+// creator's binding: the helpers go to the cores they are given.
+TEST(ParallelParts, HelpersRunOnTheCoresTheyAreGiven) {
+  cpu_set_t mine;
+  ASSERT_EQ(sched_getaffinity(0, sizeof mine, &mine), 0);
+  int last_core = -1;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (CPU_ISSET(c, &mine)) last_core = c;
+  }
+  ASSERT_GE(last_core, 0);
+  std::mutex mutex;
+  std::vector<int> helper_cores;
+  trapeze::run_parts_in_parallel(
+      0, 3, 3,
+      [&](trapeze::Index lo, trapeze::Index) {
+        if (lo == 0) return;
+        std::lock_guard lock(mutex);
+        helper_cores.push_back(sched_getcpu());
+      },
+      {last_core});
+  ASSERT_EQ(helper_cores.size(), 2u);
+  for (int core : helper_cores) EXPECT_EQ(core, last_core);
+}
+
+TEST(ParallelParts, CopyThreadsFromTheEnvironment) {
+  unsetenv("TRAPEZE_COPY_THREADS");
+  EXPECT_EQ(trapeze::copy_threads_from_environment(), 0);
+  setenv("TRAPEZE_COPY_THREADS", "3", 1);
+  EXPECT_EQ(trapeze::copy_threads_from_environment(), 3);
+  for (const char* bad : {"0", "-2", "x", "3x", "257"}) {
+    setenv("TRAPEZE_COPY_THREADS", bad, 1);
+    EXPECT_THROW(trapeze::copy_threads_from_environment(), trapeze::InvalidArgument) << bad;
+  }
+  unsetenv("TRAPEZE_COPY_THREADS");
+}
+
+// Held and generated grids copied by several threads a band (more threads
+// than some bands have slices): the reference's fields, bit for bit.
+TEST_F(GeneratedRun, BandCopiesOnSeveralThreadsEqualTheReference) {
+  for (const char* threads : {"3", "64"}) {
+    setenv("TRAPEZE_COPY_THREADS", threads, 1);
+    SCOPED_TRACE(std::string("TRAPEZE_COPY_THREADS=") + threads);
+    expect_checksum_of_reference(apps::Jacobi2D<float>{}, Case{{67, 45, 1}, {16, 11, 1}, Boundary::clamp(), 3, 11});
+    expect_checksum_of_reference(apps::Jacobi3D<float>{}, Case{{19, 14, 23}, {7, 14, 23}, Boundary::periodic(), 2, 7});
+    expect_checksum_of_reference(apps::Hotspot{}, Case{{33, 29, 1}, {33, 29, 1}, Boundary::constant(0.5), 4, 9});
+    expect_held_grid_equals_reference(apps::Jacobi2D<float>{}, Case{{67, 45, 1}, {67, 45, 1}, Boundary::clamp(), 3, 11});
+    expect_held_grid_equals_reference(apps::Jacobi3D<float>{}, Case{{19, 14, 23}, {19, 14, 5}, Boundary::constant(0.5), 2, 7});
+    expect_held_grid_equals_reference(apps::Hotspot{}, Case{{33, 29, 1}, {33, 29, 1}, Boundary::clamp(), 4, 9});
+  }
+  unsetenv("TRAPEZE_COPY_THREADS");
+}

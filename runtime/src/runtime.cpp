@@ -2,12 +2,14 @@
 
 #include <starpu.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <optional>
 #include <cstdlib>
 #include <string_view>
 #include <string>
+#include <vector>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -185,6 +187,28 @@ void Runtime::broadcast(void* bytes, std::size_t size) const {
 
 int Runtime::worker_count() const { return static_cast<int>(starpu_worker_get_count()); }
 int Runtime::cpu_worker_count() const { return static_cast<int>(starpu_cpu_worker_get_count()); }
+
+std::vector<int> Runtime::cpu_worker_cores() const {
+  std::vector<int> cores;
+#ifdef STARPU_HAVE_HWLOC
+  // The operating system's numbers (what sched_setaffinity takes), from the
+  // workers' hwloc cpusets: StarPU's bind ids are hwloc's logical numbers,
+  // which differ from them where hardware threads are interleaved.
+  const unsigned workers = starpu_worker_get_count();
+  for (unsigned w = 0; w < workers; ++w) {
+    if (starpu_worker_get_type(static_cast<int>(w)) != STARPU_CPU_WORKER) continue;
+    hwloc_cpuset_t set = starpu_worker_get_hwloc_cpuset(static_cast<int>(w));
+    if (!set) continue;
+    unsigned core = 0;
+    hwloc_bitmap_foreach_begin(core, set) {
+      if (std::find(cores.begin(), cores.end(), static_cast<int>(core)) == cores.end()) cores.push_back(static_cast<int>(core));
+    }
+    hwloc_bitmap_foreach_end();
+    hwloc_bitmap_free(set);
+  }
+#endif
+  return cores;
+}
 int Runtime::cuda_worker_count() const { return static_cast<int>(starpu_cuda_worker_get_count()); }
 
 BusTraffic Runtime::bus_traffic() const {

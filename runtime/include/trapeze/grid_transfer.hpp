@@ -1,6 +1,8 @@
 #pragma once
 // Moving values between the user's grid and a run's tiles, one band of tiles
-// per task, so bands go in parallel on every CPU worker.
+// per task, so bands go in parallel on every CPU worker; a band's slices are
+// cut further over `threads` threads (trapeze/parallel_parts.hpp) when there
+// are fewer bands than cores.
 //
 // Scatter (before the first stage): each tile's padded buffer gets its cells
 // from the grid and a zero ghost zone; read-only fields get their ghost zone
@@ -20,6 +22,7 @@
 
 #include "codelets/cpu/box_copy.hpp"
 #include "trapeze/grid.hpp"
+#include "trapeze/parallel_parts.hpp"
 #include "trapeze/tile_buffers.hpp"
 #include "trapeze/tile_store.hpp"
 
@@ -31,7 +34,16 @@ struct BandTransferArgs {
   Grid<T>* grid;
   int band;
   bool release;  // give pages back afterwards (the grid's on scatter, the tiles' on gather)
+  int threads = 1;  // threads that copy the band's slices, each a contiguous part
+  const std::vector<int>* cores = nullptr;  // where the helper threads may run (nullptr: the worker's core)
 };
+
+namespace detail {
+inline const std::vector<int>& helper_cores(const std::vector<int>* cores) {
+  static const std::vector<int> none;
+  return cores ? *cores : none;
+}
+}  // namespace detail
 
 namespace detail {
 
@@ -195,21 +207,24 @@ void scatter_band_cpu(void* buffers[], void* cl_arg) {
   const Band& band = store.bands()[args.band];
   const int tiles = static_cast<int>(band.tiles.size());
   const Index step = detail::slices_per_release(grid);
-  for (Index first = band.lo; first < band.hi; first += step) {
-    const Index last = std::min(first + step, band.hi);
-    for (int i = 0; i < tiles; ++i) {
-      const TileLayout& p = store.layout(band.tiles[i]);
-      const int d = p.dims - 1;
-      // The band's first and last slabs take the ghost slices beyond them.
-      const Index a = first == band.lo ? 0 : first - p.tile.lo[d] + p.ghost[d];
-      const Index b = last == band.hi ? p.padded[d] : last - p.tile.lo[d] + p.ghost[d];
-      detail::fill_padded_slab(p, grid, static_cast<TileBuffers*>(buffers[i])->latest<T>(), a, b);
+  run_parts_in_parallel(band.lo, band.hi, args.threads, [&](Index part_lo, Index part_hi) {
+    for (Index first = part_lo; first < part_hi; first += step) {
+      const Index last = std::min(first + step, part_hi);
+      for (int i = 0; i < tiles; ++i) {
+        const TileLayout& p = store.layout(band.tiles[i]);
+        const int d = p.dims - 1;
+        // The band's first and last slabs take the ghost slices beyond them.
+        const Index a = first == band.lo ? 0 : first - p.tile.lo[d] + p.ghost[d];
+        const Index b = last == band.hi ? p.padded[d] : last - p.tile.lo[d] + p.ghost[d];
+        detail::fill_padded_slab(p, grid, static_cast<TileBuffers*>(buffers[i])->latest<T>(), a, b);
+      }
+      // Only whole pages inside the slab go: a page shared with a neighbouring part stays.
+      if (args.release && !grid.is_generated()) {
+        const auto [offset, count] = detail::slice_range(grid, first, last);
+        for (int f = 0; f < grid.updated_count(); ++f) grid.updated(f).release(offset, count);
+      }
     }
-    if (args.release && !grid.is_generated()) {
-      const auto [offset, count] = detail::slice_range(grid, first, last);
-      for (int f = 0; f < grid.updated_count(); ++f) grid.updated(f).release(offset, count);
-    }
-  }
+  }, detail::helper_cores(args.cores));
   if (grid.constant_count() == 0) return;
   for (int i = 0; i < tiles; ++i) {
     detail::fill_constants(grid, store.layout(band.tiles[i]), reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[tiles + i])));
@@ -236,40 +251,51 @@ void gather_band_cpu(void* buffers[], void* cl_arg) {
   const Band& band = store.bands()[args.band];
   const int tiles = static_cast<int>(band.tiles.size());
   const Index step = detail::slices_per_release(grid);
-  std::vector<std::size_t> released(static_cast<std::size_t>(tiles), 0);  // per tile, elements given back so far
-  for (Index first = band.lo; first < band.hi; first += step) {
-    const Index last = std::min(first + step, band.hi);
+  run_parts_in_parallel(band.lo, band.hi, args.threads, [&](Index part_lo, Index part_hi) {
+    // Per tile, where the part's next page release starts: never before the
+    // part's own first cell, so a page shared with the part before it (still
+    // being read there) stays until the whole buffer goes below.
+    std::vector<std::size_t> released(static_cast<std::size_t>(tiles));
     for (int i = 0; i < tiles; ++i) {
-      const int t = band.tiles[i];
-      const TileLayout& p = store.layout(t);
-      const T* padded = static_cast<TileBuffers*>(buffers[i])->latest<T>();
-      for (int f = 0; f < p.updated_fields; ++f) {
-        if (grid.is_generated()) {
-          detail::for_each_tile_row_at(p, first, last, [&](Index x, Index y, Index z, Index at_tile, Index length) {
-            grid.rows().final(f, x, y, z, length, padded + f * p.padded_cells() + at_tile);
-          });
-          continue;
+      released[static_cast<std::size_t>(i)] =
+          static_cast<std::size_t>(detail::padded_offset_of_slice(store.layout(band.tiles[i]), part_lo));
+    }
+    const std::vector<std::size_t> part_start = released;
+    for (Index first = part_lo; first < part_hi; first += step) {
+      const Index last = std::min(first + step, part_hi);
+      for (int i = 0; i < tiles; ++i) {
+        const int t = band.tiles[i];
+        const TileLayout& p = store.layout(t);
+        const T* padded = static_cast<TileBuffers*>(buffers[i])->latest<T>();
+        for (int f = 0; f < p.updated_fields; ++f) {
+          if (grid.is_generated()) {
+            detail::for_each_tile_row_at(p, first, last, [&](Index x, Index y, Index z, Index at_tile, Index length) {
+              grid.rows().final(f, x, y, z, length, padded + f * p.padded_cells() + at_tile);
+            });
+            continue;
+          }
+          detail::for_each_tile_row(
+              p, grid,
+              [&](Index at_grid, Index at_tile, Index length) {
+                std::memcpy(grid.updated(f).data() + at_grid, padded + f * p.padded_cells() + at_tile,
+                            static_cast<std::size_t>(length) * sizeof(T));
+              },
+              first, last);
         }
-        detail::for_each_tile_row(
-            p, grid,
-            [&](Index at_grid, Index at_tile, Index length) {
-              std::memcpy(grid.updated(f).data() + at_grid, padded + f * p.padded_cells() + at_tile,
-                          static_cast<std::size_t>(length) * sizeof(T));
-            },
-            first, last);
-      }
-      // Fields after the first are still to be read: only single-field tiles go early.
-      if (args.release && p.updated_fields == 1) {
-        // From the page the previous release stopped in: a page across that
-        // boundary goes now that all of it is copied.
-        constexpr std::size_t page_cells = (std::size_t{2} << 20) / sizeof(T);
-        const auto done = static_cast<std::size_t>(detail::padded_offset_of_slice(p, last));
-        const std::size_t from = released[i] / page_cells * page_cells;
-        store.tile_buffer(t).release(from, done - from);
-        released[i] = done;
+        // Fields after the first are still to be read: only single-field tiles go early.
+        if (args.release && p.updated_fields == 1) {
+          // From the page the previous release stopped in: a page across that
+          // boundary goes now that all of it is copied.
+          constexpr std::size_t page_cells = (std::size_t{2} << 20) / sizeof(T);
+          const auto u = static_cast<std::size_t>(i);
+          const auto done = static_cast<std::size_t>(detail::padded_offset_of_slice(p, last));
+          const std::size_t from = std::max(part_start[u], released[u] / page_cells * page_cells);
+          store.tile_buffer(t).release(from, done - from);
+          released[u] = done;
+        }
       }
     }
-  }
+  }, detail::helper_cores(args.cores));
   for (int i = 0; i < tiles; ++i) {
     const int t = band.tiles[i];
     const TileLayout& p = store.layout(t);

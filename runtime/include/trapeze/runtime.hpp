@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "trapeze/bus_traffic.hpp"
 
@@ -50,6 +51,10 @@ class Runtime {
   // file is complete once the Runtime is destroyed.
   const std::string& trace_file() const { return trace_file_; }
   int cpu_worker_count() const;
+  // The cores (the operating system's numbers) StarPU bound its CPU workers
+  // to, each once: where helper threads of a task may run
+  // (trapeze/parallel_parts.hpp). Empty without hwloc.
+  std::vector<int> cpu_worker_cores() const;
   // Under MPI: this process's rank and the ranks in all (0 and 1 without MPI).
   // Runs spread their tiles over the ranks when there are several
   // (Plan::distribute); each rank must then build the same runs in the same order.

@@ -17,6 +17,7 @@
 // the values' only home; the grid's pages are given back meanwhile.
 #include <starpu.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -34,6 +35,7 @@
 #include "trapeze/grid.hpp"
 #include "trapeze/grid_transfer.hpp"
 #include "trapeze/out_of_core.hpp"
+#include "trapeze/parallel_parts.hpp"
 #include "trapeze/partition.hpp"
 #include "trapeze/plan.hpp"
 #include "trapeze/runtime.hpp"
@@ -367,10 +369,29 @@ class StencilRun {
         for (int t : band.tiles) data.push_back({tiles_.constant_handle(t), mode});
       }
       if (extra) data.push_back(*extra);
-      const BandTransferArgs<T> args{&tiles_, &grid, b, release};
+      const BandTransferArgs<T> args{&tiles_, &grid, b, release, copy_threads_per_band(band, rank), &copy_cores_};
       insert(codelet, data, &args, sizeof args, &on_copy_done, this, codelet->name, nullptr,
              rank >= 0 ? rank : band.owner);
     }
+  }
+
+  // Threads that copy one band between the grid and the tiles: the CPU
+  // workers' cores shared among the bands this rank copies at once (those
+  // copies wait for nothing but the grid), none with under 32 MiB to move.
+  // TRAPEZE_COPY_THREADS=N fixes it (what the measurements compare).
+  int copy_threads_per_band(const Band& band, int rank) const {
+    if (const int fixed = copy_threads_from_environment(); fixed > 0) return fixed;
+    const int copying_rank = rank >= 0 ? rank : band.owner;
+    int bands_here = 0;
+    for (const Band& other : tiles_.bands()) {
+      bands_here += !distributed() || (rank >= 0 ? rank : other.owner) == copying_rank;
+    }
+    const auto slice_cells = static_cast<double>(grid_.cells()) / static_cast<double>(grid_.extent()[S::dims - 1]);
+    const double bytes = slice_cells * static_cast<double>(band.hi - band.lo) * sizeof(T) *
+                         (grid_.updated_count() + grid_.constant_count() * grid_.constant_planes());
+    const int by_bytes = static_cast<int>(bytes / static_cast<double>(std::size_t{32} << 20));
+    const int by_cores = std::max(1, runtime_.cpu_worker_count()) / std::max(1, bands_here);
+    return std::clamp(std::min(by_bytes, by_cores), 1, 16);
   }
 
   void submit_scatter() {
@@ -475,6 +496,7 @@ class StencilRun {
   TileStore<T> tiles_;
   std::vector<TileProgress> progress_;
   std::vector<TaskPlacement> placements_;  // per tile; tasks point at them (starpu_task::sched_data)
+  std::vector<int> copy_cores_ = runtime_.cpu_worker_cores();  // where band copies' helper threads run
   starpu_codelet stage_codelet_{};
   starpu_codelet publish_codelet_{};
   starpu_codelet scatter_codelet_{};
