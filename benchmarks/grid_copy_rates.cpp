@@ -10,9 +10,13 @@
 //              16 MiB chunk, then written
 //   scatter    from a resident buffer, the source's pages given back every
 //              16 MiB behind the copy
-//   build/benchmarks/grid_copy_rates [GiB] [threads,...]   (default 4, 1,4,8,16)
+//   build/benchmarks/grid_copy_rates [GiB] [threads,...] [starpu]   (default 4, 1,4,8,16)
+// With `starpu`, the copies run beside a started trapeze::Runtime (StarPU's
+// workers, and CUDA's driver where there is a GPU) with the run's side of
+// each copy (the tile) pinned, as in a run: what a run adds to the copies.
 // A table of GB/s (medians of 3) last.
 #include <fmt/core.h>
+#include <starpu.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -21,12 +25,14 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "trapeze/parallel_parts.hpp"
+#include "trapeze/runtime.hpp"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
@@ -87,6 +93,11 @@ int main(int argc, char** argv) {
     std::stringstream list(argv[2]);
     for (std::string item; std::getline(list, item, ',');) thread_counts.push_back(std::atoi(item.c_str()));
   }
+  const bool with_starpu = argc > 3 && std::string(argv[3]) == "starpu";
+  if (argc > 3 && !with_starpu) {
+    fmt::print(stderr, "grid_copy_rates: the third argument can only be 'starpu', got '{}'\n", argv[3]);
+    return 2;
+  }
   if (!(gib > 0 && gib <= 1024) || thread_counts.empty() ||
       std::any_of(thread_counts.begin(), thread_counts.end(), [](int t) { return t < 1 || t > 1024; })) {
     fmt::print(stderr, "grid_copy_rates: GiB must be in (0, 1024] and threads 1..1024, got '{}' '{}'\n",
@@ -98,7 +109,19 @@ int main(int argc, char** argv) {
              file_text("/sys/kernel/mm/transparent_hugepage/enabled"),
              file_text("/sys/kernel/mm/transparent_hugepage/defrag"), std::thread::hardware_concurrency(),
              static_cast<double>(bytes) / (1 << 30));
+  std::unique_ptr<trapeze::Runtime> runtime;
+  if (with_starpu) runtime = std::make_unique<trapeze::Runtime>();
   Buffer src(bytes, true), dst(bytes, true), dst4k(bytes, false), scattered(bytes, true);
+  // The tile's side of each copy, pinned as a run pins its tiles: the source
+  // of the gathers, the destination of the scatter (dst, given back before
+  // the gathers, is the grid's side).
+  Buffer scatter_dst(bytes, true);
+  const bool pinned = with_starpu && runtime->cuda_worker_count() > 0 && starpu_memory_pin(src.data, bytes) == 0 &&
+                      starpu_memory_pin(scatter_dst.data, bytes) == 0;
+  fmt::print("{}{}\n", with_starpu ? fmt::format("beside StarPU ({} CPU workers, {} CUDA)", runtime->cpu_worker_count(),
+                                                     runtime->cuda_worker_count())
+                                    : "no StarPU",
+             pinned ? ", the tile side pinned" : "");
   const std::vector<std::string> ways{"resident", "gather", "gather-4k", "populate", "scatter"};
   std::vector<std::vector<double>> rates(ways.size(), std::vector<double>(thread_counts.size()));
   for (std::size_t t = 0; t < thread_counts.size(); ++t) {
@@ -113,12 +136,16 @@ int main(int argc, char** argv) {
       dst.give_back();
       runs[3].push_back(copy_rate(src, dst, threads, [&](std::size_t at) { madvise(dst.data + at, chunk, MADV_POPULATE_WRITE); }, {}));
       std::memset(scattered.data, 2, bytes);
-      runs[4].push_back(copy_rate(scattered, dst, threads, {}, [&](std::size_t at) { madvise(scattered.data + at, chunk, MADV_DONTNEED); }));
+      runs[4].push_back(copy_rate(scattered, scatter_dst, threads, {}, [&](std::size_t at) { madvise(scattered.data + at, chunk, MADV_DONTNEED); }));
     }
     for (std::size_t w = 0; w < ways.size(); ++w) {
       std::sort(runs[w].begin(), runs[w].end());
       rates[w][t] = runs[w][1];
     }
+  }
+  if (pinned) {
+    starpu_memory_unpin(src.data, bytes);
+    starpu_memory_unpin(scatter_dst.data, bytes);
   }
   fmt::print("{:>10}", "GB/s");
   for (int threads : thread_counts) fmt::print(" {:>8}", fmt::format("{} thr", threads));
