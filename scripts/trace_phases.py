@@ -10,6 +10,7 @@ ranks' clocks are not aligned: compare times within one rank only.
     scripts/trace_phases.py trace-1gpu trace-2gpu
 """
 import collections
+import os
 import statistics
 import sys
 
@@ -36,6 +37,9 @@ def kind(name):
 
 def main(directories):
     for directory in directories:
+        if not os.path.isfile(directory + "/tasks.rec"):
+            sys.exit(f"trace_phases.py: no tasks.rec in '{directory}' (convert the trace with scripts/timeline.py "
+                     "or starpu_fxt_tool first)")
         tasks = [t for t in records(directory + "/tasks.rec") if "StartTime" in t]
         if not tasks:
             print(f"== {directory}: no tasks")

@@ -35,15 +35,8 @@ struct BandTransferArgs {
   int band;
   bool release;  // give pages back afterwards (the grid's on scatter, the tiles' on gather)
   int threads = 1;  // threads that copy the band's slices, each a contiguous part
-  const std::vector<int>* cores = nullptr;  // where the helper threads may run (nullptr: the worker's core)
+  const std::vector<int>* cores;  // where the helper threads may run (the run's; empty: the worker's core)
 };
-
-namespace detail {
-inline const std::vector<int>& helper_cores(const std::vector<int>* cores) {
-  static const std::vector<int> none;
-  return cores ? *cores : none;
-}
-}  // namespace detail
 
 namespace detail {
 
@@ -224,7 +217,7 @@ void scatter_band_cpu(void* buffers[], void* cl_arg) {
         for (int f = 0; f < grid.updated_count(); ++f) grid.updated(f).release(offset, count);
       }
     }
-  }, detail::helper_cores(args.cores));
+  }, *args.cores);
   if (grid.constant_count() == 0) return;
   for (int i = 0; i < tiles; ++i) {
     detail::fill_constants(grid, store.layout(band.tiles[i]), reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[tiles + i])));
@@ -295,7 +288,7 @@ void gather_band_cpu(void* buffers[], void* cl_arg) {
         }
       }
     }
-  }, detail::helper_cores(args.cores));
+  }, *args.cores);
   for (int i = 0; i < tiles; ++i) {
     const int t = band.tiles[i];
     const TileLayout& p = store.layout(t);

@@ -11,15 +11,11 @@
 #include <sched.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 #include <exception>
-#include <string>
 #include <system_error>
 #include <thread>
 #include <vector>
 
-#include "trapeze/error.hpp"
 #include "trapeze/geometry.hpp"
 
 namespace trapeze {
@@ -70,16 +66,6 @@ void run_parts_in_parallel(Index begin, Index end, int parts, const Part& part, 
 // TRAPEZE_COPY_THREADS: threads a grid copy of one band uses, fixed (for
 // measuring against the automatic count); 0 when unset (automatic). Throws
 // InvalidArgument naming a value that is not an integer in [1, 256].
-inline int copy_threads_from_environment() {
-  const char* text = std::getenv("TRAPEZE_COPY_THREADS");
-  if (!text || !*text) return 0;
-  char* end = nullptr;
-  errno = 0;
-  const long threads = std::strtol(text, &end, 10);
-  if (errno != 0 || *end != '\0' || threads < 1 || threads > 256) {
-    throw InvalidArgument(std::string("TRAPEZE_COPY_THREADS must be a thread count from 1 to 256, got '") + text + "'");
-  }
-  return static_cast<int>(threads);
-}
+int copy_threads_from_environment();
 
 }  // namespace trapeze

@@ -361,6 +361,8 @@ class StencilRun {
   // `rank`: under MPI, the rank every task runs on; -1: each band's owner.
   void submit_band_transfers(starpu_codelet* codelet, starpu_data_access_mode mode, bool release, Grid<T>& grid,
                              const starpu_data_descr* extra = nullptr, int rank = -1) {
+    const std::vector<int> bands_of_rank = copying_bands_per_rank(rank);
+    const int fixed_threads = copy_threads_from_environment();
     for (int b = 0; b < static_cast<int>(tiles_.bands().size()); ++b) {
       std::vector<starpu_data_descr> data;
       const Band& band = tiles_.bands()[b];
@@ -369,23 +371,27 @@ class StencilRun {
         for (int t : band.tiles) data.push_back({tiles_.constant_handle(t), mode});
       }
       if (extra) data.push_back(*extra);
-      const BandTransferArgs<T> args{&tiles_, &grid, b, release, copy_threads_per_band(band, rank), &copy_cores_};
+      const int copying_rank = rank >= 0 ? rank : band.owner;
+      const int threads = fixed_threads > 0 ? fixed_threads : copy_threads_per_band(band, bands_of_rank[static_cast<std::size_t>(copying_rank)]);
+      const BandTransferArgs<T> args{&tiles_, &grid, b, release, threads, &copy_cores_};
       insert(codelet, data, &args, sizeof args, &on_copy_done, this, codelet->name, nullptr,
              rank >= 0 ? rank : band.owner);
     }
   }
 
+  // Bands each rank copies in one submission: every band goes to `rank`
+  // (>= 0) or to its owner (-1).
+  std::vector<int> copying_bands_per_rank(int rank) const {
+    std::vector<int> bands(static_cast<std::size_t>(std::max(1, runtime_.ranks())), 0);
+    for (const Band& band : tiles_.bands()) ++bands[static_cast<std::size_t>(rank >= 0 ? rank : band.owner)];
+    return bands;
+  }
+
   // Threads that copy one band between the grid and the tiles: the CPU
-  // workers' cores shared among the bands this rank copies at once (those
-  // copies wait for nothing but the grid), none with under 32 MiB to move.
-  // TRAPEZE_COPY_THREADS=N fixes it (what the measurements compare).
-  int copy_threads_per_band(const Band& band, int rank) const {
-    if (const int fixed = copy_threads_from_environment(); fixed > 0) return fixed;
-    const int copying_rank = rank >= 0 ? rank : band.owner;
-    int bands_here = 0;
-    for (const Band& other : tiles_.bands()) {
-      bands_here += !distributed() || (rank >= 0 ? rank : other.owner) == copying_rank;
-    }
+  // workers' cores shared among the `bands_here` bands its rank copies at
+  // once (those copies wait for nothing but the grid), none with under 32 MiB
+  // to move. TRAPEZE_COPY_THREADS=N fixes it (what the measurements compare).
+  int copy_threads_per_band(const Band& band, int bands_here) const {
     const auto slice_cells = static_cast<double>(grid_.cells()) / static_cast<double>(grid_.extent()[S::dims - 1]);
     const double bytes = slice_cells * static_cast<double>(band.hi - band.lo) * sizeof(T) *
                          (grid_.updated_count() + grid_.constant_count() * grid_.constant_planes());
