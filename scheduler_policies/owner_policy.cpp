@@ -6,9 +6,9 @@
 // another owner's border that shares its memory node: interiors never move,
 // and no tile moves between memory nodes, so a partition's data stays where
 // it is, while a worker that ran dry can still help along the edges where
-// owners wait for each other. (A GPU taking
-// another GPU's border tile moves the whole tile: on two H200s with 1 GiB
-// tiles, 176 GB crossed between the GPUs for a 0.27 GB halo, PERF.md.)
+// owners wait for each other. (A GPU taking another GPU's border tile
+// moves the whole tile: on two H200s with 1 GiB tiles, 176 GB crossed
+// between the GPUs for a 0.27 GB halo, PERF.md.)
 #include <atomic>
 #include <memory>
 #include <mutex>

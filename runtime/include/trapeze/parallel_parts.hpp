@@ -1,9 +1,9 @@
 #pragma once
 // One job cut into contiguous parts that run on several threads at once. The
 // grid copies of a run (trapeze/grid_transfer.hpp) are one StarPU task per
-// band of tiles, and one core moves about 6.5 GB/s: on two H100s a run spent
-// a fifth of its time (1.2 s of 5.0) copying 9.7 GB between the grid and two
-// bands, while the node's other cores idled and the GPUs waited (PERF.md).
+// band of tiles, and one core moves about 4-8 GB/s: on one H100 a jacobi2d
+// run spent 2.0 s of 5.0 copying 9.7 GB between the grid and two bands,
+// while the node's other cores idled and the GPU waited (PERF.md).
 // A thread starts with its creator's core binding, and the creator here is a
 // StarPU worker bound to one core: helpers must be given other cores, or all
 // of them share that one (which made two attempts at this no faster).
