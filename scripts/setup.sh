@@ -78,9 +78,15 @@ patch_for_cuda13() {
 # nodes fit in 16. Every data handle holds arrays of MAXNODES x MAXNODES
 # request pointers: with 32 a handle took ~21 KB and a 50x50 grid of 1x1 tiles
 # 1.18 GB; with 16, 7.6 KB and 0.60 GB (docs/PERF.md).
+# Blocking drivers: an idle worker sleeps until a task is pushed for it
+# instead of polling its core (configure's default). Polling workers took
+# half of every core the grid copies' helper threads ran on: on two H200s
+# jacobi2d 49152² (1024 steps) ran 1.30x faster on one GPU and jacobi3d
+# 1024³ 1.46x, and CPU-only runs on 2 cores did not change (docs/PERF.md,
+# 2026-11-26).
 # The stamp holds the build's signature: a changed set of options (FxT was
 # added in the production issue) rebuilds StarPU instead of keeping a stale one.
-starpu_signature="starpu-1.4 cuda=$(command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] && echo yes || echo no) mpi=yes fxt=yes maxnodes=16"
+starpu_signature="starpu-1.4 cuda=$(command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] && echo yes || echo no) mpi=yes fxt=yes maxnodes=16 blocking-drivers"
 
 build_starpu() {
   [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$starpu_signature" ] && return 0
@@ -100,7 +106,7 @@ build_starpu() {
       --disable-opencl --disable-hip --disable-build-doc --disable-build-examples \
       --disable-build-tests --disable-fortran --disable-starpupy --disable-socl \
       --disable-starpufft --disable-starpurm --disable-julia --enable-fxt \
-      --enable-maxcpus=256 --enable-maxnodes=16 --enable-mpi >"$build/configure.log" 2>&1) \
+      --enable-maxcpus=256 --enable-maxnodes=16 --enable-mpi --enable-blocking-drivers >"$build/configure.log" 2>&1) \
     || { echo "setup: StarPU configure failed, see $build/configure.log" >&2; exit 1; }
   say "building StarPU (a few minutes)"
   # A top-level make fails in sc_hypervisor/examples; build only what we link.
@@ -117,6 +123,8 @@ build_starpu() {
     >"$build/make-top.log" 2>&1 || { echo "setup: StarPU header install failed, see $build/make-top.log" >&2; exit 1; }
   [ -f "$starpu_prefix/lib/pkgconfig/starpu-1.4.pc" ] && [ -f "$starpu_prefix/include/starpu/1.4/starpu_config.h" ] \
     || { echo "setup: StarPU installed no starpu-1.4.pc under $starpu_prefix" >&2; exit 1; }
+  grep -q '^#define STARPU_NON_BLOCKING_DRIVERS' "$starpu_prefix/include/starpu/1.4/starpu_config.h" \
+    && { echo "setup: StarPU was built with polling (non-blocking) drivers, see $build/configure.log" >&2; exit 1; }
   [ -x "$starpu_prefix/bin/starpu_fxt_tool" ] \
     || { echo "setup: StarPU was built without FxT (no starpu_fxt_tool), see $build/configure.log" >&2; exit 1; }
   echo "$starpu_signature" >"$stamp"

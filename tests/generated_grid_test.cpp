@@ -29,6 +29,7 @@
 #include "trapeze/reference_in_bands.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/stencil_run.hpp"
+#include "trapeze/tiling.hpp"
 
 namespace {
 
@@ -135,6 +136,25 @@ TEST(FieldChecksum, SeesOneFlippedBitAndNotTheOrder) {
   trapeze::FieldChecksum other_field;
   other_field.add(1, 0, cells.data(), 1000);
   EXPECT_NE(forwards.value(), other_field.value());
+}
+
+// The checksum of parts held in different places (each MPI rank's own
+// tiles) adds up to the whole grid's, for 2-D and 3-D tilings that do not
+// divide the domain; one cell changed inside one tile changes the sum.
+TEST(FieldChecksum, TilesBoxesAddUpToTheGrid) {
+  for (const auto& [extent, dims, tile] : {std::tuple{trapeze::Extent{67, 45, 1}, 2, trapeze::Extent{16, 11, 1}},
+                                           std::tuple{trapeze::Extent{19, 14, 23}, 3, trapeze::Extent{7, 5, 9}}}) {
+    trapeze::Grid<float> grid(extent, dims, 2, 1, 1, Boundary::clamp());
+    for (int f = 0; f < 2; ++f) {
+      for (Index i = 0; i < grid.cells(); ++i) grid.updated(f)[i] = static_cast<float>(i % 97) * 0.25f + static_cast<float>(f);
+    }
+    const trapeze::Tiling tiling(extent, dims, tile);
+    trapeze::FieldChecksum by_tiles;
+    for (int t = tiling.count() - 1; t >= 0; --t) trapeze::add_box(by_tiles, grid, tiling.box(t));
+    EXPECT_EQ(by_tiles.value(), trapeze::checksum_of(grid)) << dims << "-D";
+    grid.updated(1)[grid.linear(extent[0] - 1, extent[1] - 1, extent[2] - 1)] += 1.0f;
+    EXPECT_NE(by_tiles.value(), trapeze::checksum_of(grid)) << dims << "-D";
+  }
 }
 
 class GeneratedRun : public testing::Test {
@@ -278,6 +298,20 @@ TEST(ParallelParts, CopyThreadsFromTheEnvironment) {
 
 // Held and generated grids copied by several threads a band (more threads
 // than some bands have slices): the reference's fields, bit for bit.
+// StencilRun::checksum() in one process: the grid's checksum after wait(),
+// whichever Collect is asked for; before wait() it says what is missing.
+TEST_F(GeneratedRun, RunChecksumIsTheGridsAfterWait) {
+  const tests::Case c{{67, 45, 1}, {16, 11, 1}, Boundary::clamp(), 3, 11};
+  auto grid = tests::make_grid<apps::Jacobi2D<float>>(c);
+  tests::randomise(grid, 7);
+  trapeze::StencilRun run(*runtime_, apps::Jacobi2D<float>{}, grid, trapeze::Plan{c.tile, c.height});
+  run.submit(c.steps);
+  EXPECT_THROW(run.checksum(), trapeze::Error);
+  run.wait({}, trapeze::Collect::on_owners);
+  EXPECT_EQ(run.checksum(), trapeze::checksum_of(grid));
+  EXPECT_FALSE(run.distributed());
+}
+
 TEST_F(GeneratedRun, BandCopiesOnSeveralThreadsEqualTheReference) {
   for (const char* threads : {"3", "64"}) {
     setenv("TRAPEZE_COPY_THREADS", threads, 1);

@@ -58,8 +58,8 @@ def check(condition, what):
         print("FAIL:", what, flush=True)
 
 
-def run(ranks, app, arguments, output):
-    command = [os.path.join(apps_dir, app), *arguments.split(), "--verify", "--json"]
+def run(ranks, app, arguments, output, extra=()):
+    command = [os.path.join(apps_dir, app), *arguments.split(), *extra, "--verify", "--json"]
     if output:
         command += ["--output", output]
     if ranks > 1:
@@ -91,24 +91,39 @@ def only_halos_travel():
     y (the tiles' long side faces the cut), so each rank owns 2x2 tiles. Per
     stage of h = 2 steps, each of a rank's two tiles at the cut sends the
     tile below it a strip of 128 x 2 cells and the diagonal tile a 2 x 2
-    corner, in both directions; nothing else moves during the run. At the end
-    rank 1 sends rank 0 its four tiles, each with its ghost zone
-    (132 x 68 cells), for the gathered output."""
+    corner, in both directions; nothing else moves during the run. With
+    --checksum alone the field stays where it was computed (each rank sums
+    its own tiles): no tile travels at the end. With --output rank 1 then
+    sends rank 0 its four tiles, each with its ghost zone (132 x 68 cells)."""
     steps, height, cell = 8, 2, 4
     ghost = 1 * height
     halo_per_stage = 2 * (128 * ghost + ghost * ghost) * cell
     gathered = 4 * (128 + 2 * ghost) * (64 + 2 * ghost) * cell
-    command = MPIRUN + ["-np", "2", os.path.join(apps_dir, "jacobi2d"), "--size", "256x256", "--steps", str(steps),
-                        "--tile", "128x64", "--height", str(height), "--json"]
-    environment = dict(ENVIRONMENT, STARPU_MPI_STATS="1")
-    environment.pop("STARPU_SILENT")
-    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240,
-                          env=environment)
-    check(done.returncode == 0, f"traffic run: exit {done.returncode}: {done.stderr.strip()[-2000:]}")
-    sent = sent_bytes_per_rank(done.stderr)
-    expected = {0: (steps // height) * halo_per_stage, 1: (steps // height) * halo_per_stage + gathered}
-    check(sent == expected, f"bytes sent per rank {sent}, expected halo strips only {expected}")
-    print(f"bytes sent per rank: {sent} (halo strips, then rank 1's tiles to rank 0)", flush=True)
+    arguments = ["--size", "256x256", "--steps", str(steps), "--tile", "128x64", "--height", str(height), "--json",
+                 "--checksum"]
+    alone = subprocess.run([os.path.join(apps_dir, "jacobi2d"), *arguments], stdout=subprocess.PIPE, text=True,
+                           timeout=240, env=ENVIRONMENT)
+    one_rank = json.loads(alone.stdout.splitlines()[-1]) if alone.returncode == 0 and alone.stdout else {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for output, tiles_gathered in [(None, 0), (os.path.join(tmp, "field.txt"), gathered)]:
+            command = MPIRUN + ["-np", "2", os.path.join(apps_dir, "jacobi2d"), *arguments]
+            if output:
+                command += ["--output", output]
+            environment = dict(ENVIRONMENT, STARPU_MPI_STATS="1")
+            environment.pop("STARPU_SILENT")
+            done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240,
+                                  env=environment)
+            check(done.returncode == 0, f"traffic run: exit {done.returncode}: {done.stderr.strip()[-2000:]}")
+            sent = sent_bytes_per_rank(done.stderr)
+            expected = {0: (steps // height) * halo_per_stage, 1: (steps // height) * halo_per_stage + tiles_gathered}
+            check(sent == expected, f"--output {output}: bytes sent per rank {sent}, expected {expected}")
+            lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+            report = json.loads(lines[0]) if len(lines) == 1 else {}
+            check(one_rank.get("checksum") is not None and report.get("checksum") == one_rank.get("checksum"),
+                  f"--output {output}: 2 ranks' checksum {report.get('checksum')} against 1 rank's {one_rank.get('checksum')}")
+            check((report.get("collect_seconds", -1) > 0) == bool(output),
+                  f"--output {output}: collect_seconds {report.get('collect_seconds')}")
+            print(f"--output {output}: bytes sent per rank: {sent}", flush=True)
 
 
 def refused_across_ranks():
@@ -131,12 +146,17 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for index, (app, arguments) in enumerate(CASES):
             single = os.path.join(tmp, f"{index}-1.txt")
-            run(1, app, arguments, single)
+            # --checksum: under MPI each rank adds the cells of its own tiles
+            # and the sums are added up (the field is gathered only afterwards).
+            single_report = run(1, app, arguments, single, ["--checksum"])
             for ranks in (2, 3):
                 spread = os.path.join(tmp, f"{index}-{ranks}.txt")
-                run(ranks, app, arguments, spread)
+                spread_report = run(ranks, app, arguments, spread, ["--checksum"])
                 same = os.path.exists(single) and os.path.exists(spread) and filecmp.cmp(single, spread, shallow=False)
                 check(same, f"{ranks} ranks: {app} {arguments}: --output differs from 1 rank's")
+                check(single_report.get("checksum") is not None and spread_report.get("checksum") == single_report.get("checksum"),
+                      f"{ranks} ranks: {app} {arguments}: checksum {spread_report.get('checksum')} "
+                      f"against 1 rank's {single_report.get('checksum')}")
                 print(f"{app} {arguments}: {ranks} ranks {'equal 1 rank' if same else 'DIFFER'}", flush=True)
         for app, arguments, fields in WAVEFRONT_CASES:
             single = run(1, app, arguments, None)

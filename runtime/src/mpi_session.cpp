@@ -117,6 +117,12 @@ int sum(int value) {
   return total;
 }
 
+std::uint64_t sum(std::uint64_t value) {
+  std::uint64_t total = 0;
+  MPI_Allreduce(&value, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return total;
+}
+
 }  // namespace trapeze::mpi
 
 namespace trapeze {

@@ -7,6 +7,7 @@
 #include <starpu.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace trapeze::mpi {
 
@@ -28,5 +29,6 @@ int local_ranks();
 void broadcast(void* bytes, std::size_t size);
 // The sum of every rank's `value`, on every rank.
 int sum(int value);
+std::uint64_t sum(std::uint64_t value);  // modulo 2^64
 
 }  // namespace trapeze::mpi

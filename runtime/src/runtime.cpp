@@ -181,6 +181,8 @@ Runtime::~Runtime() {
   }
 }
 
+std::uint64_t Runtime::sum_over_ranks(std::uint64_t value) const { return mpi_ ? mpi::sum(value) : value; }
+
 void Runtime::broadcast(void* bytes, std::size_t size) const {
   if (mpi_) mpi::broadcast(bytes, size);
 }

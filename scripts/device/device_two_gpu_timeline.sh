@@ -5,7 +5,8 @@
 # sizes as device_two_gpus.sh, plus the multi-GPU equality test. The traces
 # come back as one xz archive; draw them here with scripts/timeline.py and
 # read the phases with scripts/trace_phases.py. A table last.
-# Env: J2 (49152x49152:1024), J3 (1024x1024x1024:512), VARIANTS ("1gpu 2gpu 2rank").
+# Env: J2 (49152x49152:1024), J3 (1024x1024x1024:512), VARIANTS ("1gpu 2gpu 2rank"),
+# BUNDLE_LIBS (a bundle folder of another StarPU build to run, e.g. lib-blocking).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=${OUT:-/tmp/out}; mkdir -p "$out"
@@ -44,7 +45,7 @@ ls -la "$traces"/*/ | head -30
 tar -C "$traces" -cJf "$out/traces.tar.xz" . && ls -la "$out/traces.tar.xz"
 tail -3 "$out/err.log"
 if command -v compute-sanitizer >/dev/null; then
-  timeout ${SANITIZER_SECONDS:-100} env STARPU_HOME="$here/starpu-home" TRAPEZE_HOME="$here/trapeze-home" LD_LIBRARY_PATH="$here/lib:/usr/local/cuda/lib64" \
+  timeout ${SANITIZER_SECONDS:-100} env STARPU_HOME="$here/starpu-home" TRAPEZE_HOME="$here/trapeze-home" LD_LIBRARY_PATH="${BUNDLE_LIBS:+$here/$BUNDLE_LIBS:}$here/lib:/usr/local/cuda/lib64" \
     compute-sanitizer --tool memcheck --error-exitcode 9 "$here/bin/gpu_equality_test" --gtest_filter=GpuEquality.EveryGpuUnderTheDefaultPolicy \
     > "$out/every_gpu_memcheck.txt" 2>&1
   echo "memcheck of it: rc $? ($(grep -E 'ERROR SUMMARY' "$out/every_gpu_memcheck.txt" | tail -1))"

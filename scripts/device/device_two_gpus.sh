@@ -15,7 +15,9 @@
 # the 2-rank variant runs with the first value only), MPI_SCHEDS (empty: the
 # 2-rank variant under the default policy; e.g. "eager trapeze-owner": one
 # 2-rank variant per policy, named "-2rank-<policy>", for border tiles first
-# across ranks).
+# across ranks), LIBS ("lib": bundle folders of StarPU builds to interleave,
+# e.g. "lib lib-blocking"; a variant with another folder than lib gets
+# "-<folder>" in its name and is compared with 1 GPU on the same folder).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=${OUT:-/tmp/out}; mkdir -p "$out"
@@ -44,8 +46,11 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
   for app in jacobi2d jacobi3d; do
     if [ "$app" = jacobi2d ]; then size=$j2size steps=$j2steps; else size=$j3size steps=$j3steps; fi
     args="--devices gpu --size $size --steps $steps --checksum --json"
+    for libs in ${LIBS:-lib}; do
+    export BUNDLE_LIBS=$libs
     for copies in $copies_list; do
       if [ "$copies" = auto ]; then suffix= copy_env=(); else suffix=-copy$copies copy_env=(TRAPEZE_COPY_THREADS=$copies); fi
+      [ "$libs" = lib ] || suffix=$suffix-$libs
       for g in ${GPU_COUNTS:-1 2}; do
         record "$app-${g}gpu$suffix" "$round" env "${copy_env[@]}" STARPU_NCUDA=$g timeout 300 "$here/run.sh" $app $args
       done
@@ -56,6 +61,8 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
         done
       fi
     done
+    done
+    unset BUNDLE_LIBS
   done
 done
 IFS=: read -r p2size p2steps <<<"${POLICY_J2:-$j2size:$j2steps}"
@@ -106,7 +113,7 @@ for v, reports in by.items():
           f"{s[0]:7.3f}-{s[-1]:7.3f} {row['gcups']:7.1f} {row['gpu_to_gpu_gb']:10.3f} {predicted:8.3f} {row['speedup_vs_1gpu']:8.3f} {','.join(sums)}")
 json.dump(table, open(sys.argv[2], "w"), indent=1)
 for app in ("jacobi2d", "jacobi3d"):
-    sums = {x.get("checksum") for v in by if v.startswith(app + "-") and "gpu-" not in v.replace("-copy", "") for x in by[v]} - {None}
+    sums = {x.get("checksum") for v in by if v.startswith(app + "-") for x in by[v]} - {None}
     if sums:
         print(f"{app}: {'checksums equal' if len(sums) == 1 else 'CHECKSUMS DIFFER: ' + ', '.join(map(str, sums))}")
 PY

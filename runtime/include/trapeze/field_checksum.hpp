@@ -52,6 +52,23 @@ class FieldChecksum {
   std::atomic<std::uint64_t> sum_{0};
 };
 
+// Adds the cells of `box` (of the grid's updated fields) to `sum`: row by row,
+// so parts of a domain held in different places add up to checksum_of().
+template <typename T>
+void add_box(FieldChecksum& sum, const Grid<T>& grid, const Box& box) {
+  if (box.empty()) return;
+  const Index row = box.hi[0] - box.lo[0];
+  for (int f = 0; f < grid.updated_count(); ++f) {
+    const T* values = grid.updated(f).data();
+    for (Index z = box.lo[2]; z < box.hi[2]; ++z) {
+      for (Index y = box.lo[1]; y < box.hi[1]; ++y) {
+        const Index first = grid.linear(box.lo[0], y, z);
+        sum.add(f, first, values + first, row);
+      }
+    }
+  }
+}
+
 // The checksum of a grid's updated fields (what a generated grid's run sums in its sink).
 template <typename T>
 std::uint64_t checksum_of(const Grid<T>& grid) {

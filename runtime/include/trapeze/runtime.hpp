@@ -67,6 +67,8 @@ class Runtime {
   void broadcast(Value& value) const {
     broadcast(&value, sizeof value);
   }
+  // The sum modulo 2^64 of every rank's `value`, on every rank (`value` without MPI).
+  std::uint64_t sum_over_ranks(std::uint64_t value) const;
   // The first of `count` consecutive StarPU-MPI tags no other handle of this
   // session uses; every rank gets the same numbers when it asks in the same order.
   std::int64_t reserve_tags(std::int64_t count) {

@@ -23,6 +23,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <typeinfo>
 #include <vector>
@@ -32,6 +33,7 @@
 #include "trapeze/cuda_stencils.hpp"
 #include "trapeze/data_handle.hpp"
 #include "trapeze/error.hpp"
+#include "trapeze/field_checksum.hpp"
 #include "trapeze/grid.hpp"
 #include "trapeze/grid_transfer.hpp"
 #include "trapeze/out_of_core.hpp"
@@ -47,6 +49,12 @@
 #include "trapeze/tiling.hpp"
 
 namespace trapeze {
+
+// Where a run spread over MPI ranks leaves its result (StencilRun::wait).
+enum class Collect {
+  on_rank_zero,  // rank 0's grid holds the whole field
+  on_owners,     // each rank's grid holds its own tiles: nothing crosses the network
+};
 
 template <Stencil S>
 class StencilRun {
@@ -75,10 +83,11 @@ class StencilRun {
     for (int t = 0; t < tiling_.count(); ++t) progress_[t].run = this, progress_[t].tile = t;
   }
 
-  // Leaves the grid holding the latest submitted step, as wait() does.
+  // Leaves the grid holding the latest submitted step, as the last wait() did
+  // (collected on rank 0 when there was none).
   ~StencilRun() {
     try {
-      wait();
+      wait({}, last_collect_);
     } catch (...) {
       window_.drop_pending();
       window_.wait_until_done();
@@ -125,22 +134,47 @@ class StencilRun {
   // Copies the tiles back into the grid (one task per band of tiles, each after
   // its tiles' last stage) and blocks until every submitted task has run. The
   // next submit() continues from the grid.
-  // Spread over MPI ranks, every rank calls it: rank 0's grid receives the
-  // whole field, the other ranks' grids are left as they were, and the next
-  // submit() continues from the tiles (a change to the grid in between is
-  // not seen).
-  void wait(const ProgressCallback& progress = {}) {
+  // Spread over MPI ranks, every rank calls it with the same `collect`:
+  // `on_rank_zero` fills rank 0's grid with the whole field (StarPU-MPI sends
+  // it the other ranks' tiles) and leaves the other grids as they were;
+  // `on_owners` fills each rank's grid with its own tiles only, so nothing
+  // crosses the network (what checksum() needs; a gather to rank 0 can still
+  // follow). The next submit() then continues from the tiles (a change to the
+  // grid in between is not seen). In one process both mean the same.
+  void wait(const ProgressCallback& progress = {}, Collect collect = Collect::on_rank_zero) {
+    if (!distributed()) collect = Collect::on_rank_zero;
+    last_collect_ = collect;
     const auto tick = progress_tick(progress);
     window_.wait_until_submitted(tick);
     {
       auto submission = window_.lock_submission();
-      if (in_tiles_ && !grid_current_) submit_gather();
+      if (in_tiles_ && collected_ != collect) submit_gather(collect);
     }
     window_.wait_until_done(tick);
     if (checkpoint_failed_.load()) {
       std::lock_guard lock(checkpoint_error_mutex_);
       throw Error(checkpoint_error_);
     }
+  }
+
+  // The FieldChecksum (trapeze/field_checksum.hpp) of the latest step's
+  // updated fields over the whole domain, after wait(). Spread over MPI ranks
+  // every rank calls it and gets the same number: each adds the cells its
+  // grid holds (its own tiles after wait(Collect::on_owners), every tile on
+  // rank 0 after wait(Collect::on_rank_zero)) and the sums are added up, so
+  // a run checked this way never moves its field to one rank.
+  std::uint64_t checksum() const {
+    if (!distributed()) {
+      if (in_tiles_) throw Error("checksum() needs wait() first: the values are still in the tiles");
+      return checksum_of(grid_);
+    }
+    if (!collected_) throw Error("checksum() needs wait() first: the values are still in the tiles");
+    FieldChecksum sum;
+    for (int t = 0; t < tiling_.count(); ++t) {
+      const bool held_here = *collected_ == Collect::on_owners ? tiles_.owners().local(t) : runtime_.rank() == 0;
+      if (held_here) add_box(sum, grid_, tiling_.box(t));
+    }
+    return runtime_.sum_over_ranks(sum.value());
   }
 
   // Steps handed to submit() so far (in StarPU or still waiting for the window).
@@ -405,11 +439,11 @@ class StencilRun {
     in_tiles_ = true;
   }
   // Under MPI rank 0 gathers every tile (StarPU-MPI sends it the others'),
-  // and the tiles stay the run's home.
-  void submit_gather() {
+  // or each rank its own bands, and the tiles stay the run's home.
+  void submit_gather(Collect collect) {
     if (distributed()) {
-      submit_band_transfers(&gather_codelet_, STARPU_R, false, grid_, nullptr, 0);
-      grid_current_ = true;
+      submit_band_transfers(&gather_codelet_, STARPU_R, false, grid_, nullptr, collect == Collect::on_rank_zero ? 0 : -1);
+      collected_ = collect;
       return;
     }
     submit_band_transfers(&gather_codelet_, STARPU_R, tiles_.release_pages(), grid_);
@@ -489,7 +523,7 @@ class StencilRun {
         if (constant_fields_of<S> > 0) starpu_data_wont_use(tiles_.constant_handle(t));
       }
     }
-    grid_current_ = false;
+    collected_.reset();
     read_version_ = 1 - read_version_;
     steps_submitted_ += steps;
   }
@@ -516,7 +550,10 @@ class StencilRun {
   int read_version_ = 0;
   bool strips_current_ = false;
   bool in_tiles_ = false;  // the values live in the tiles (scattered, not yet gathered)
-  bool grid_current_ = false;  // the grid holds the tiles' latest values (gathered since the last stage)
+  // Under MPI, where the grids hold the tiles' latest values (gathered since
+  // the last stage): nowhere, on rank 0, or each rank its own tiles.
+  std::optional<Collect> collected_;
+  Collect last_collect_ = Collect::on_rank_zero;
   // Checkpoints (checkpoint_every()).
   Index checkpoint_every_ = 0;
   CheckpointWriter checkpoint_write_;
