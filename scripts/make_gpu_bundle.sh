@@ -8,6 +8,8 @@
 #
 #   scripts/make_gpu_bundle.sh [DIR]     # default: gpu-bundle (git-ignored), must stay under 64 MiB
 #   BUILD=0 scripts/make_gpu_bundle.sh   # bundles what build/ holds now (e.g. a few targets built by hand)
+#   BUNDLE_SKIP="gpu_kernel_probe gpu_layouts" scripts/make_gpu_bundle.sh   # leaves those programs out
+#       (a run carries the bundle and the work tree together, 64 MiB in all)
 #   DIR/run.sh build/apps/jacobi2d ...   # on the GPU machine: any bundled program
 #   DIR/run_gpu_tests.sh                 # the GPU test label, then compute-sanitizer
 set -euo pipefail
@@ -31,6 +33,7 @@ for p in "$build"/apps/{jacobi2d,jacobi3d,hotspot,life,pathfinder,himeno,cip,sor
     height_model_test|bad_input_test|seed_codes_physics_test|hotspot_physics_test|sweep_test|layout_test) continue ;;
     smith_waterman_rows_test|jacobi2d_vs_openmp|sweeps|cpu_vs_starpu_by_hand|host_memory_test|app_cli_test) continue ;;
   esac
+  case " ${BUNDLE_SKIP:-} " in *" $(basename "$p") "*) continue ;; esac
   [ -x "$p" ] && [ -f "$p" ] && programs+=("$p")
 done
 for p in "${programs[@]}"; do
@@ -113,3 +116,7 @@ chmod +x "$bundle/run.sh" "$bundle/run_gpu_tests.sh"
 size=$(du -sm "$bundle" | cut -f1)
 echo "bundle: $bundle (${size} MiB, ${#programs[@]} programs, $(ls "$bundle/lib" | wc -l) libraries)"
 [ "$size" -lt 64 ] || { echo "make_gpu_bundle.sh: bundle is ${size} MiB, over the 64 MiB a GPU run can carry" >&2; exit 1; }
+# The run carries the work tree's tracked and untracked files too.
+tree=$(cd "$repo_root" && git ls-files -z --cached --others --exclude-standard | xargs -0 du -cb 2>/dev/null | tail -1 | cut -f1)
+total=$(( ($(du -sb "$bundle" | cut -f1) + ${tree:-0}) >> 20 ))
+[ "$total" -lt 64 ] || echo "make_gpu_bundle.sh: the bundle and the work tree are ${total} MiB together, over the 64 MiB a GPU run carries; leave programs out with BUNDLE_SKIP" >&2
