@@ -77,7 +77,8 @@ void share_cores_between_local_ranks(starpu_conf& conf, const RuntimeOptions& op
   }
   // StarPU binds a GPU's driver thread to the first free entry of this list
   // near the GPU: a list of the CPU workers' cores alone (the rest zeros) put
-  // the second rank's driver on core 0, beside a worker of the first rank. The list repeats the share to its end.
+  // the second rank's driver on core 0, beside a worker of the first rank.
+  // The list repeats the share to its end.
   conf.use_explicit_workers_bindid = 1;
   for (std::size_t i = 0; i < STARPU_NMAXWORKERS; ++i) conf.workers_bindid[i] = mine.worker_cores[i % mine.worker_cores.size()];
   // StarPU reads the progress thread's core only from the variable.

@@ -164,11 +164,9 @@ class StencilRun {
   // rank 0 after wait(Collect::on_rank_zero)) and the sums are added up, so
   // a run checked this way never moves its field to one rank.
   std::uint64_t checksum() const {
-    if (!distributed()) {
-      if (in_tiles_) throw Error("checksum() needs wait() first: the values are still in the tiles");
-      return checksum_of(grid_);
-    }
-    if (!collected_) throw Error("checksum() needs wait() first: the values are still in the tiles");
+    const bool gathered = distributed() ? collected_.has_value() : !in_tiles_;
+    if (!gathered) throw Error("checksum() needs wait() first: the values are still in the tiles");
+    if (!distributed()) return checksum_of(grid_);
     FieldChecksum sum;
     for (int t = 0; t < tiling_.count(); ++t) {
       const bool held_here = *collected_ == Collect::on_owners ? tiles_.owners().local(t) : runtime_.rank() == 0;
