@@ -99,6 +99,39 @@ TEST(ReferenceInBands, MarginsWiderThanTheDomainStillMatch) {
   expect_bands_match_whole_reference(apps::Jacobi2D<float>{}, Case{{13, 17, 1}, {}, Boundary::periodic(), 1, 40}, 2, 2);
 }
 
+// MPI ranks deal the bands among themselves (BandOptions::part): the parts'
+// checksums add up to the whole domain's reference, with more parts than
+// bands too (a part with no band adds nothing).
+TEST(ReferenceInBands, PartsAddUpToTheWholeReference) {
+  const std::uint64_t seed = tests::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const Case c{{23, 41, 1}, {}, Boundary::periodic(), 1, 5};
+  auto held = tests::make_grid<apps::Jacobi2D<double>>(c);
+  tests::randomise(held, seed);
+  const auto generated = generated_from(held, std::make_shared<trapeze::FieldChecksum>());  // reads `held`
+  auto advanced = held;
+  trapeze::reference::advance(apps::Jacobi2D<double>{}, advanced, c.steps);
+  for (int parts : {1, 2, 3, 7, 12}) {
+    std::uint64_t sum = 0;
+    Index bands = 0;
+    for (int part = 0; part < parts; ++part) {
+      trapeze::reference::BandOptions options;
+      options.band_slices = 4;  // 11 bands
+      options.threads = 2;
+      options.part = part;
+      options.parts = parts;
+      options.progress = [&](Index, Index of_part) { bands += of_part == 0 ? 0 : 1; };
+      sum += trapeze::reference::checksum_in_bands(apps::Jacobi2D<double>{}, generated, c.steps, options);
+    }
+    EXPECT_EQ(sum, trapeze::checksum_of(advanced)) << parts << " parts";
+    EXPECT_EQ(bands, 11) << parts << " parts";
+  }
+  trapeze::reference::BandOptions bad;
+  bad.part = 2, bad.parts = 2;
+  EXPECT_THROW(trapeze::reference::checksum_in_bands(apps::Jacobi2D<double>{}, generated, c.steps, bad),
+               trapeze::InvalidArgument);
+}
+
 TEST(ReferenceInBands, NeedsAGeneratedGrid) {
   trapeze::Grid<float> held({8, 8, 1}, 2, 1, 0, 1, Boundary::clamp());
   EXPECT_THROW(trapeze::reference::checksum_in_bands(apps::Jacobi2D<float>{}, held, 2), trapeze::Error);

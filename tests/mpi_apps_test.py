@@ -126,6 +126,57 @@ def only_halos_travel():
             print(f"--output {output}: bytes sent per rank: {sent}", flush=True)
 
 
+def report_of(done, what):
+    check(done.returncode == 0, f"{what}: exit {done.returncode}: {done.stderr.strip()[-2000:]}")
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    check(len(lines) == 1, f"{what}: expected one JSON line (rank 0's), got {len(lines)}: {done.stdout!r}")
+    return json.loads(lines[0]) if len(lines) == 1 else {}
+
+
+def run_json(ranks, app, arguments):
+    command = [os.path.join(apps_dir, app), *arguments.split(), "--json"]
+    if ranks > 1:
+        command = MPIRUN + ["-np", str(ranks)] + command
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240,
+                          env=ENVIRONMENT)
+    return report_of(done, f"{ranks} rank(s): {app} {arguments}")
+
+
+def generated_grids_across_ranks():
+    """--no-grid under mpirun: each rank's tiles take their initial cells from
+    the cell function, its gather tasks add its final cells to its checksum,
+    and the ranks' checksums add up to the ordinary 1-rank run's. --verify
+    deals the banded reference's bands to the ranks and adds their checksums
+    the same way. No rank ever holds the domain: rank 0's peak memory above
+    a tiny run's is about its share of the tiles (half on 2 ranks), where an
+    ordinary grid on every rank costs the whole domain each."""
+    for app, arguments in [("jacobi2d", "--size 301x217 --steps 9 --tile 64x48 --height 2"),
+                           ("jacobi2d", "--size 157x131 --steps 6 --tile 40x40 --height 3 --boundary periodic --type double"),
+                           ("jacobi3d", "--size 37x29x23 --steps 5 --tile 16x16x8 --height 2 --boundary constant:0.5")]:
+        ordinary = run_json(1, app, arguments + " --checksum")
+        for ranks in (2, 3):
+            spread = run_json(ranks, app, arguments + " --no-grid --verify")
+            check(spread.get("verified") is True, f"{ranks} ranks: {app} {arguments} --no-grid: not verified: {spread}")
+            check(spread.get("generated_grid") is True and spread.get("ranks") == ranks,
+                  f"{ranks} ranks: {app} {arguments} --no-grid: {spread}")
+            check(ordinary.get("checksum") is not None and spread.get("checksum") == ordinary.get("checksum"),
+                  f"{ranks} ranks: {app} {arguments} --no-grid: checksum {spread.get('checksum')} "
+                  f"against 1 rank's ordinary run {ordinary.get('checksum')}")
+            print(f"{app} {arguments} --no-grid: {ranks} ranks verified, checksum as 1 rank's", flush=True)
+    # 8192x4096 float: 128 MiB of cells in 8192x1024 tiles, 2 a rank on 2 ranks.
+    large = "--size 8192x4096 --steps 2 --height 1 --tile 8192x1024 --no-grid"
+    tiny = "--size 64 --steps 2 --height 1 --no-grid"
+    one, two = run_json(1, "jacobi2d", large), run_json(2, "jacobi2d", large)
+    domain = one.get("domain_bytes", 0)
+    above_one = one.get("peak_memory_bytes", 0) - run_json(1, "jacobi2d", tiny).get("peak_memory_bytes", 0)
+    above_two = two.get("peak_memory_bytes", 0) - run_json(2, "jacobi2d", tiny).get("peak_memory_bytes", 0)
+    check(domain > 0 and above_one > 0.9 * domain and above_two < 0.6 * domain and one.get("checksum") == two.get("checksum"),
+          f"--no-grid memory: domain {domain} B, rank 0's peak above a tiny run's {above_one} B on 1 rank, "
+          f"{above_two} B on 2 (expected about the domain, and at most 0.6 of it)")
+    print(f"--no-grid 8192x4096: rank 0 holds {above_one / domain:.2f} of the domain alone, "
+          f"{above_two / domain:.2f} on 2 ranks", flush=True)
+
+
 def refused_across_ranks():
     """What does not run across ranks yet says so in one line per rank, exit 2."""
     for app, arguments, needle in [("smith-waterman", "--size 300x200 --checkpoint c.ckpt --checkpoint-every 1", "--checkpoint"),
@@ -170,6 +221,7 @@ def main():
         run(2, "sat", "--size 301x257 --tile 64x50", written)
         check(os.path.exists(written), "2 ranks: sat --output wrote no file")
     only_halos_travel()
+    generated_grids_across_ranks()
     refused_across_ranks()
     print(f"{len(failures)} failure(s)")
     return 1 if failures else 0

@@ -70,6 +70,13 @@ inline void check_generated_grid_options(const CommonOptions& options) {
 
 inline std::string checksum_text(std::uint64_t checksum) { return fmt::format("{:016x}", checksum); }
 
+// Threads for a reference computed beside the run: every core in one
+// process; under MPI the rank's own share (its workers' cores).
+inline int reference_threads(const trapeze::Runtime& runtime) {
+  if (runtime.ranks() <= 1) return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::max({1, runtime.cpu_worker_count(), static_cast<int>(runtime.cpu_worker_cores().size())});
+}
+
 // First differing cell between two grids, or nothing when they match bit for bit.
 template <typename T>
 std::optional<std::string> first_difference(const trapeze::Grid<T>& got, const trapeze::Grid<T>& expected) {
@@ -292,10 +299,6 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   // builds the same grid; the run spreads its tiles over the ranks, and rank
   // 0 alone receives the result, checks it, writes the outputs and reports.
   const bool reporting_rank = runtime.rank() == 0;
-  if (runtime.ranks() > 1 && grid.is_generated()) {
-    throw trapeze::InvalidArgument("--no-grid runs on one rank, not " + std::to_string(runtime.ranks()) +
-                                   " (its row functions and checksum are this process's)");
-  }
   if (runtime.ranks() > 1 && !options.checkpoint.empty()) {
     throw trapeze::InvalidArgument("--checkpoint is not supported across MPI ranks yet (" +
                                    std::to_string(runtime.ranks()) + " ranks); run it on one rank");
@@ -391,8 +394,11 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   // there needs it (a file, a picture, --verify, an app's results that read
   // the grid), timed apart as `collect_seconds`. In one process the grid
   // holds everything when the timed run ends.
+  // A generated grid (--no-grid) never comes to one place: each rank's gather
+  // tasks add its own tiles to its checksum, and --verify compares checksums.
   const bool whole_field_on_rank_zero =
-      options.verify || !options.output.empty() || !options.png.empty() || static_cast<bool>(outputs.results);
+      !grid.is_generated() &&
+      (options.verify || !options.output.empty() || !options.png.empty() || static_cast<bool>(outputs.results));
   std::optional<std::uint64_t> checksum;
   double seconds = 0, collect_seconds = 0;
   {
@@ -403,9 +409,10 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
     run.wait(progress.callback(), trapeze::Collect::on_owners);
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     progress.finish(seconds);
-    // The final fields' checksum: a generated grid's gather tasks summed it.
+    // The final fields' checksum: a generated grid's gather tasks summed each
+    // rank's tiles, and the ranks' sums add up to the whole domain's.
     if (grid.is_generated()) {
-      checksum = outputs.generated_checksum->value();
+      checksum = runtime.sum_over_ranks(outputs.generated_checksum->value());
     } else if (options.checksum) {
       checksum = run.checksum();
     }
@@ -415,31 +422,35 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
       collect_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - collect_start).count();
     }
   }
-  if (!reporting_rank) return 0;
   std::optional<std::string> mismatch;
-  if (options.verify) {
+  if (options.verify && grid.is_generated()) {
+    // The reference band by band (the run's tiles are gone), the bands dealt
+    // to the ranks, each on its own cores; the ranks' checksums add up.
     // Paused, StarPU's workers leave the reference every core (even with
     // blocking drivers one idle worker per context stays awake and polls).
     const trapeze::PausedWorkers quiet_workers(true);
-    if (expected) {
-      trapeze::reference::advance(stencil, *expected, run_steps, plan.first_step);
-      mismatch = first_difference(grid, *expected);
+    trapeze::reference::BandOptions bands;
+    bands.threads = reference_threads(runtime);
+    bands.part = runtime.rank();
+    bands.parts = runtime.ranks();
+    if (options.progress && reporting_rank) {
+      bands.progress = [&](trapeze::Index done, trapeze::Index total) {
+        fmt::print(stderr, "\r{}: verifying, band {} of {}{}{}", name, done, total,
+                   runtime.ranks() > 1 ? " (rank 0's share)" : "", done == total ? "\n" : "   ");
+      };
     }
-    if (grid.is_generated()) {
-      // The reference band by band, on every core (the run's tiles are gone).
-      trapeze::reference::BandOptions bands;
-      bands.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-      if (options.progress) {
-        bands.progress = [&](trapeze::Index done, trapeze::Index total) {
-          fmt::print(stderr, "\r{}: verifying, band {} of {}{}", name, done, total, done == total ? "\n" : "   ");
-        };
-      }
-      const std::uint64_t reference = trapeze::reference::checksum_in_bands(stencil, grid, run_steps, bands);
-      if (reference != *checksum) {
-        mismatch = "checksum " + checksum_text(*checksum) + " differs from the sequential reference's " +
-                   checksum_text(reference) + " (--no-grid keeps no cells to locate the difference)";
-      }
+    const std::uint64_t reference =
+        runtime.sum_over_ranks(trapeze::reference::checksum_in_bands(stencil, grid, run_steps, bands));
+    if (reference != *checksum) {
+      mismatch = "checksum " + checksum_text(*checksum) + " differs from the sequential reference's " +
+                 checksum_text(reference) + " (--no-grid keeps no cells to locate the difference)";
     }
+  }
+  if (!reporting_rank) return 0;
+  if (options.verify && expected) {
+    const trapeze::PausedWorkers quiet_workers(true);
+    trapeze::reference::advance(stencil, *expected, run_steps, plan.first_step);
+    mismatch = first_difference(grid, *expected);
   }
   if (is_hdf5_path(options.output)) {
     write_fields_hdf5(options.output, grid.extent(), S::dims,

@@ -14,9 +14,11 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
+#include "trapeze/error.hpp"
 #include "trapeze/field_checksum.hpp"
 #include "trapeze/grid.hpp"
 #include "trapeze/reference.hpp"
@@ -28,7 +30,14 @@ struct BandOptions {
   // Slices per band; 0: at least 16 margins (the margins' redundant work is
   // then at most an eighth) and at least 64 MiB of fields per band.
   Index band_slices = 0;
-  // Called after each band, by one thread at a time.
+  // This caller computes bands part, part + parts, part + 2 parts, ... and
+  // returns their checksum: checksums are sums, so the parts' results add up
+  // (modulo 2^64) to the whole domain's. MPI ranks split a reference this
+  // way, each on its own cores (Runtime::sum_over_ranks adds them).
+  int part = 0;
+  int parts = 1;
+  // Called after each of this part's bands, by one thread at a time; `bands`
+  // counts this part's.
   std::function<void(Index bands_done, Index bands)> progress{};
 };
 
@@ -64,7 +73,13 @@ std::uint64_t checksum_in_bands(const S& stencil, const Grid<typename S::value_t
   const Index band = options.band_slices > 0
                          ? options.band_slices
                          : std::clamp<Index>(std::max(16 * margin, (Index{64} << 20) / std::max<Index>(1, slice_bytes)), 1, n[d]);
-  const Index bands = (n[d] + band - 1) / band;
+  if (options.parts < 1 || options.part < 0 || options.part >= options.parts) {
+    throw InvalidArgument("band part " + std::to_string(options.part) + " of " + std::to_string(options.parts) +
+                          ": needs 0 <= part < parts");
+  }
+  const Index all_bands = (n[d] + band - 1) / band;
+  // This part's bands, numbered 0 .. bands - 1; band i is the domain's part + i * parts.
+  const Index bands = all_bands > options.part ? (all_bands - options.part + options.parts - 1) / options.parts : 0;
   FieldChecksum sum;
   std::atomic<Index> next{0};
   Index done = 0;
@@ -72,7 +87,8 @@ std::uint64_t checksum_in_bands(const S& stencil, const Grid<typename S::value_t
   std::exception_ptr failure;
   auto work = [&] {
     try {
-      for (Index b = next++; b < bands; b = next++) {
+      for (Index i = next++; i < bands; i = next++) {
+        const Index b = options.part + i * options.parts;
         const Index first = b * band, last = std::min(n[d], first + band);
         const BandSource source = band_source(first, last, n[d], margin, initial.boundary().kind);
         Extent sub_extent = n;
