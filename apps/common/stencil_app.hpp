@@ -297,12 +297,9 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   trapeze::Runtime runtime(runtime_options);
   // Under mpirun every rank runs this function on the same arguments and
   // builds the same grid; the run spreads its tiles over the ranks, and rank
-  // 0 alone receives the result, checks it, writes the outputs and reports.
+  // 0 alone receives the result, checks it, writes the outputs (checkpoints
+  // too) and reports.
   const bool reporting_rank = runtime.rank() == 0;
-  if (runtime.ranks() > 1 && !options.checkpoint.empty()) {
-    throw trapeze::InvalidArgument("--checkpoint is not supported across MPI ranks yet (" +
-                                   std::to_string(runtime.ranks()) + " ranks); run it on one rank");
-  }
   if (runtime.ranks() > 1 && !options.sweep_height.empty()) {
     throw trapeze::InvalidArgument("--sweep-height times one process; run it without mpirun (" +
                                    std::to_string(runtime.ranks()) + " ranks)");

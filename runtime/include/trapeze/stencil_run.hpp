@@ -32,6 +32,7 @@
 #include "codelets/stage_args.hpp"
 #include "trapeze/cuda_stencils.hpp"
 #include "trapeze/data_handle.hpp"
+#include "trapeze/distributed_data.hpp"
 #include "trapeze/error.hpp"
 #include "trapeze/field_checksum.hpp"
 #include "trapeze/grid.hpp"
@@ -185,19 +186,26 @@ class StencilRun {
   // `write(step, snapshot)`. The next snapshot waits for that write; nothing
   // else does. Call before the first submit(). A throwing `write` fails the
   // run: wait() rethrows it.
+  // Spread over MPI ranks, every rank calls it (in the same order as its
+  // other runs' calls) and rank 0 alone holds the snapshot and writes it:
+  // StarPU-MPI sends it the other ranks' tiles of each checkpoint step, as
+  // wait(Collect::on_rank_zero) does, while the run goes on; `write` is
+  // called on rank 0 only.
   using CheckpointWriter = std::function<void(Index step, const Grid<T>& snapshot)>;
   void checkpoint_every(Index every, CheckpointWriter write) {
-    if (distributed()) throw Error("checkpoints are not written by runs spread over MPI ranks yet");
     if (grid_.is_generated()) throw Error("a generated grid's run writes no checkpoints: a snapshot would hold the whole domain");
     if (every < 1) throw InvalidArgument("checkpoint interval must be >= 1 step, got " + std::to_string(every));
     if (steps_requested_ > 0) throw Error("checkpoint_every() must come before the first submit()");
     checkpoint_every_ = every;
     checkpoint_write_ = std::move(write);
-    snapshot_ = std::make_unique<Grid<T>>(grid_.extent(), S::dims, grid_.updated_count(), grid_.constant_count(),
-                                          grid_.constant_planes(), grid_.boundary());
+    if (writes_checkpoints_here()) {
+      snapshot_ = std::make_unique<Grid<T>>(grid_.extent(), S::dims, grid_.updated_count(), grid_.constant_count(),
+                                            grid_.constant_planes(), grid_.boundary());
+    }
     starpu_data_handle_t handle = nullptr;
     starpu_void_data_register(&handle);
     snapshot_handle_ = DataHandle(handle, false);
+    if (distributed()) register_distributed(handle, runtime_.reserve_tags(1), checkpoint_rank);
   }
   // Steps of the checkpoints written so far (the last is the latest).
   Index checkpoints_written() const { return checkpoints_written_.load(); }
@@ -481,13 +489,20 @@ class StencilRun {
   // The gather's copy into the snapshot instead of the grid (its pages are not
   // released), then the writer; all of them hold the snapshot's handle, so a
   // snapshot is never overwritten while it is written.
+  // Under MPI every copy and the writer run on rank 0 (the other ranks insert
+  // them too, with their grid standing in for the snapshot they do not hold:
+  // a task's arguments are only read where it runs).
   void submit_checkpoint() {
     const starpu_data_descr snapshot{snapshot_handle_.get(), static_cast<starpu_data_access_mode>(STARPU_RW | STARPU_COMMUTE)};
-    submit_band_transfers(&snapshot_codelet_, STARPU_R, false, *snapshot_, &snapshot);
+    submit_band_transfers(&snapshot_codelet_, STARPU_R, false, snapshot_ ? *snapshot_ : grid_, &snapshot,
+                          distributed() ? checkpoint_rank : -1);
     std::vector<starpu_data_descr> data{{snapshot_handle_.get(), STARPU_R}};
     const CheckpointArgs args{this, steps_submitted_};
-    insert(&checkpoint_codelet_, data, &args, sizeof args, &on_copy_done, this, "checkpoint");
+    insert(&checkpoint_codelet_, data, &args, sizeof args, &on_copy_done, this, "checkpoint", nullptr, checkpoint_rank);
   }
+  // The rank that holds the snapshot and writes the checkpoints.
+  static constexpr int checkpoint_rank = 0;
+  bool writes_checkpoints_here() const { return !distributed() || tiles_.owners().rank == checkpoint_rank; }
 
   static void checkpoint_cpu(void* /*buffers*/[], void* cl_arg) {
     CheckpointArgs args;
