@@ -103,7 +103,7 @@ trapeze::WavefrontResume<W> read_resume(const char* name, const std::string& pat
 // to the JSON line and returns the summary's tail (e.g. "score 42");
 // `write_output`, when given, writes --output after a verified (or unchecked) run.
 // Under mpirun every rank runs this on the same inputs and the rows of tiles
-// are dealt to the ranks; rank 0 alone checks, writes and reports.
+// are dealt to the ranks; rank 0 alone checks, writes (checkpoints too) and reports.
 template <trapeze::Wavefront W>
 int run_wavefront_app(const char* name, const WavefrontOptions& options, const W& wavefront,
                       const trapeze::WavefrontData<W>& data,
@@ -132,10 +132,6 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
   trapeze::WavefrontPlan plan = make_wavefront_plan(options, data.rows, data.columns, gpus_alone,
                                                     runtime.ranks() > 1 ? 0 : runtime.cpu_worker_count());
   plan.max_tasks_in_flight = options.window;
-  if (runtime.ranks() > 1 && (!options.checkpoint.empty() || !options.restart.empty())) {
-    throw trapeze::InvalidArgument("--checkpoint and --restart are not supported across MPI ranks yet (" +
-                                   std::to_string(runtime.ranks()) + " ranks); run it as one process");
-  }
   // --width auto on GPU tiles: seed 004's model, trained once per GPU, app
   // and tile shape (on CPU workers the width means nothing).
   const bool width_auto = options.width == "auto";

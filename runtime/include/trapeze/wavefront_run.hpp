@@ -37,6 +37,7 @@
 #include <algorithm>
 #include <atomic>
 #include <deque>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -123,14 +124,23 @@ class WavefrontRun {
   // calls `write`, while the tiles below go on (each waits only for its
   // column's copy). Checkpoints are written in order. Call before submit().
   // A throwing `write` fails the run: wait() rethrows it.
+  // Spread over MPI ranks, every rank calls it, and the copies and writes run
+  // on rank 0, which alone holds the snapshots: StarPU-MPI sends it each
+  // column's strip (and the rows' folds) from the rank of the row above the
+  // checkpoint; `write` is called on rank 0 only.
   using CheckpointWriter = std::function<void(const WavefrontCheckpoint<W>&)>;
   void checkpoint_every(Index tile_rows, CheckpointWriter write) {
-    if (distributed()) throw Error("wavefront checkpoints are not written by runs spread over MPI ranks yet");
     if (tile_rows < 1) throw InvalidArgument("checkpoint interval must be >= 1 row of tiles, got " + std::to_string(tile_rows));
     if (submitted_) throw Error("checkpoint_every() must come before submit()");
     checkpoint_every_ = tile_rows;
     checkpoint_write_ = std::move(write);
     writer_order_ = void_handle();
+    if (distributed()) {
+      // Tags for the writer's order and each checkpoint's, taken now so every
+      // rank has the same ones whatever else it registers while submitting.
+      first_checkpoint_tag_ = runtime_.reserve_tags(1 + checkpoints_in_run());
+      register_distributed(writer_order_.get(), first_checkpoint_tag_, checkpoint_rank);
+    }
   }
   // The first row of the latest checkpoint written (-1: none yet).
   Index checkpoint_rows_written() const { return checkpoint_rows_written_.load(); }
@@ -181,9 +191,10 @@ class WavefrontRun {
   bool distributed() const { return ranks_ > 1; }
   int owner_rank(Index tile_row) const { return static_cast<int>(tile_row % ranks_); }
   // Tile tasks, and the copies and writes of checkpoints.
-  Index tasks_in_run() const {
-    const Index checkpoints = checkpoint_every_ > 0 && tile_rows_ > 0 ? (tile_rows_ - 1) / checkpoint_every_ : 0;
-    return tiles() + checkpoints * (tile_columns_ + 1);
+  Index tasks_in_run() const { return tiles() + checkpoints_in_run() * (tile_columns_ + 1); }
+  // Checkpoints the run writes: after every checkpoint_every() rows of tiles but the last.
+  Index checkpoints_in_run() const {
+    return checkpoint_every_ > 0 && tile_rows_ > 0 ? (tile_rows_ - 1) / checkpoint_every_ : 0;
   }
   Index tile_rows() const { return tile_rows_; }
   Index tile_columns() const { return tile_columns_; }
@@ -448,9 +459,11 @@ class WavefrontRun {
       if (b == 0) {
         auto snapshot = std::make_unique<Snapshot>();
         snapshot->state.first_row = row_of(boundary);
-        snapshot->state.top_row.resize(static_cast<std::size_t>(data_.columns + 1));
+        // Only the writing rank fills a snapshot (its copies run there).
+        if (rank_ == checkpoint_rank) snapshot->state.top_row.resize(static_cast<std::size_t>(data_.columns + 1));
         snapshot->state.folded = resumed_.folded;
         snapshot->order = void_handle();
+        if (distributed()) register_distributed(snapshot->order.get(), first_checkpoint_tag_ + boundary / n, checkpoint_rank);
         snapshots_.push_back(std::move(snapshot));
       }
       Snapshot* snapshot = pending_snapshot(row_of(boundary));
@@ -506,12 +519,15 @@ class WavefrontRun {
     std::vector<T>().swap(args.snapshot->state.top_row);  // written: its memory goes back
   }
 
+  // Under MPI on rank 0, where the snapshots are.
   void insert_cpu_task(starpu_codelet* codelet, std::vector<starpu_data_descr>& data, const CopyArgs* args,
                        std::size_t size) {
     insert_windowed(window_, {codelet, args, size, data.data(), static_cast<int>(data.size()), &WavefrontRun::on_tile_done,
-                              this, codelet->name, nullptr},
-                    -1);
+                              this, codelet->name, nullptr, checkpoint_rank},
+                    distributed() ? rank_ : -1);
   }
+  // The rank that holds the snapshots and writes the checkpoints.
+  static constexpr int checkpoint_rank = 0;
 
   void submit_tile(Index a, Index b, int priority) {
     std::vector<starpu_data_descr> data{{top_handles_[b].get(), STARPU_RW}, {left_handles_[a].get(), STARPU_RW}};
@@ -562,6 +578,7 @@ class WavefrontRun {
   CheckpointWriter checkpoint_write_;
   std::deque<std::unique_ptr<Snapshot>> snapshots_;  // their handles live as long as the run
   DataHandle writer_order_;
+  std::int64_t first_checkpoint_tag_ = 0;  // under MPI: the writer's order, then checkpoint i's (i >= 1)
   std::atomic<Index> checkpoint_rows_written_{-1};
   std::atomic<bool> checkpoint_failed_{false};
   std::mutex checkpoint_error_mutex_;
