@@ -163,6 +163,12 @@ def generated_grids_across_ranks():
                   f"{ranks} ranks: {app} {arguments} --no-grid: checksum {spread.get('checksum')} "
                   f"against 1 rank's ordinary run {ordinary.get('checksum')}")
             print(f"{app} {arguments} --no-grid: {ranks} ranks verified, checksum as 1 rank's", flush=True)
+    # The automatic tile counts every rank's workers (one each here): 4 ranks
+    # on 64x64 at h = 1 cut it into 2 bands a worker, where one rank's count
+    # gave 2 tiles and a refusal ("4 owners but the tiling has only 2 tiles").
+    auto = run_json(4, "jacobi2d", "--size 64 --steps 3 --height 1 --no-grid --verify")
+    check(auto.get("verified") is True and auto.get("tiles") == 8,
+          f"4 ranks, jacobi2d 64x64 with the automatic tile: {auto.get('tiles')} tiles, verified {auto.get('verified')}")
     # 8192x4096 float: 128 MiB of cells in 8192x1024 tiles, 2 a rank on 2 ranks.
     large = "--size 8192x4096 --steps 2 --height 1 --tile 8192x1024 --no-grid"
     tiny = "--size 64 --steps 2 --height 1 --no-grid"
