@@ -36,8 +36,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <deque>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
