@@ -12,6 +12,7 @@ Usage: mpi_apps_test.py APPS_DIR
 import filecmp
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -45,6 +46,8 @@ WAVEFRONT_CASES = [
     ("sor", "--size 203x157 --tile 32x40 --sweeps 13", ["max_error", "omega"]),
     ("heat2d", "--size 150x301 --tile 16x64 --sweeps 9", ["mean", "centre"]),
 ]
+# Inputs of the generated-grid and checkpoint cases: a fresh seed each run, printed.
+SEED = random.randrange(1, 2**31)
 MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]
 # One StarPU worker per rank: the CI machine has two cores for all ranks.
 ENVIRONMENT = dict(os.environ, STARPU_NCPU="1", STARPU_NCUDA="0", STARPU_SILENT="1", STARPU_WORKERS_NOBIND="1",
@@ -58,10 +61,9 @@ def check(condition, what):
         print("FAIL:", what, flush=True)
 
 
-def run(ranks, app, arguments, output, extra=()):
-    command = [os.path.join(apps_dir, app), *arguments.split(), *extra, "--verify", "--json"]
-    if output:
-        command += ["--output", output]
+def run_json(ranks, app, arguments, extra=()):
+    """One run (under mpirun with more than one rank); rank 0's JSON line, checked to be the only one."""
+    command = [os.path.join(apps_dir, app), *arguments.split(), *extra, "--json"]
     if ranks > 1:
         command = MPIRUN + ["-np", str(ranks)] + command
     done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240,
@@ -70,7 +72,13 @@ def run(ranks, app, arguments, output, extra=()):
     check(done.returncode == 0, f"{what}: exit {done.returncode}: {done.stderr.strip()[-2000:]}")
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     check(len(lines) == 1, f"{what}: expected one JSON line (rank 0's), got {len(lines)}: {done.stdout!r}")
-    report = json.loads(lines[0]) if lines else {}
+    return json.loads(lines[0]) if len(lines) == 1 else {}
+
+
+def run(ranks, app, arguments, output, extra=()):
+    """A verified run; --output when given."""
+    report = run_json(ranks, app, arguments, [*extra, "--verify", *(["--output", output] if output else [])])
+    what = f"{ranks} rank(s): {app} {arguments}"
     check(report.get("verified") is True, f"{what}: not verified: {report}")
     check(report.get("ranks") == ranks, f"{what}: ranks {report.get('ranks')} in the JSON line")
     return report
@@ -126,22 +134,6 @@ def only_halos_travel():
             print(f"--output {output}: bytes sent per rank: {sent}", flush=True)
 
 
-def report_of(done, what):
-    check(done.returncode == 0, f"{what}: exit {done.returncode}: {done.stderr.strip()[-2000:]}")
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    check(len(lines) == 1, f"{what}: expected one JSON line (rank 0's), got {len(lines)}: {done.stdout!r}")
-    return json.loads(lines[0]) if len(lines) == 1 else {}
-
-
-def run_json(ranks, app, arguments):
-    command = [os.path.join(apps_dir, app), *arguments.split(), "--json"]
-    if ranks > 1:
-        command = MPIRUN + ["-np", str(ranks)] + command
-    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240,
-                          env=ENVIRONMENT)
-    return report_of(done, f"{ranks} rank(s): {app} {arguments}")
-
-
 def generated_grids_across_ranks():
     """--no-grid under mpirun: each rank's tiles take their initial cells from
     the cell function, its gather tasks add its final cells to its checksum,
@@ -150,9 +142,9 @@ def generated_grids_across_ranks():
     the same way. No rank ever holds the domain: rank 0's peak memory above
     a tiny run's is about its share of the tiles (half on 2 ranks), where an
     ordinary grid on every rank costs the whole domain each."""
-    for app, arguments in [("jacobi2d", "--size 301x217 --steps 9 --tile 64x48 --height 2"),
-                           ("jacobi2d", "--size 157x131 --steps 6 --tile 40x40 --height 3 --boundary periodic --type double"),
-                           ("jacobi3d", "--size 37x29x23 --steps 5 --tile 16x16x8 --height 2 --boundary constant:0.5")]:
+    for app, arguments in [("jacobi2d", f"--size 301x217 --steps 9 --tile 64x48 --height 2 --seed {SEED}"),
+                           ("jacobi2d", f"--size 157x131 --steps 6 --tile 40x40 --height 3 --boundary periodic --type double --seed {SEED}"),
+                           ("jacobi3d", f"--size 37x29x23 --steps 5 --tile 16x16x8 --height 2 --boundary constant:0.5 --seed {SEED}")]:
         ordinary = run_json(1, app, arguments + " --checksum")
         for ranks in (2, 3):
             spread = run_json(ranks, app, arguments + " --no-grid --verify")
@@ -189,9 +181,9 @@ def checkpoints_across_ranks():
     rank or on the ranks that wrote it, ends bit for bit where the
     uninterrupted 1-rank run does (read-only fields included: hotspot's power
     map is in the checkpoint)."""
-    for app, arguments in [("jacobi2d", "--size 301x217 --tile 64x48 --height 2"),
-                           ("hotspot", "--size 203x151 --tile 64x64 --height 3"),
-                           ("jacobi3d", "--size 37x29x23 --tile 16x16x8 --height 2 --boundary periodic")]:
+    for app, arguments in [("jacobi2d", f"--size 301x217 --tile 64x48 --height 2 --seed {SEED}"),
+                           ("hotspot", f"--size 203x151 --tile 64x64 --height 3 --seed {SEED}"),
+                           ("jacobi3d", f"--size 37x29x23 --tile 16x16x8 --height 2 --boundary periodic --seed {SEED}")]:
         steps, every = 20, 6  # the last checkpoint holds step 18
         with tempfile.TemporaryDirectory() as tmp:
             full = os.path.join(tmp, "full.txt")
@@ -215,8 +207,8 @@ def wavefront_checkpoints_across_ranks():
     strips and folds and writes the file, byte for byte the 1-rank run's
     checkpoint; restarted on other rank counts, the run ends with 1 rank's
     score and last cell (verified against the whole sequential reference)."""
-    for app, arguments, fields in [("smith-waterman", "--size 1501x1203 --tile 128x96", ["score", "last_cell"]),
-                                   ("dtw", "--size 999x1001 --tile 100x128", ["distance"])]:
+    for app, arguments, fields in [("smith-waterman", f"--size 1501x1203 --tile 128x96 --seed {SEED}", ["score", "last_cell"]),
+                                   ("dtw", f"--size 999x1001 --tile 100x128 --seed {SEED}", ["distance"])]:
         with tempfile.TemporaryDirectory() as tmp:
             single = os.path.join(tmp, "1.ckpt")
             alone = run(1, app, f"{arguments} --checkpoint {single} --checkpoint-every 3", None)
@@ -250,6 +242,7 @@ def main():
     if shutil.which("mpirun") is None:
         print("mpirun not found")
         return 1
+    print(f"seed of the generated-grid and checkpoint cases: {SEED}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         for index, (app, arguments) in enumerate(CASES):
             single = os.path.join(tmp, f"{index}-1.txt")

@@ -315,10 +315,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   // The automatic CPU tile likewise counts every rank's workers: the ranks
   // then share tiles cut for all of them (each rank's workers get their two
   // bands), where one rank's count left too few tiles to go round.
-  const int cpu_workers = runtime.ranks() > 1
-                              ? static_cast<int>(runtime.sum_over_ranks(static_cast<std::uint64_t>(runtime.cpu_worker_count())))
-                              : runtime.cpu_worker_count();
-  trapeze::Plan plan = make_plan(options, S::dims, grid.extent(), cpu_workers, gpus);
+  trapeze::Plan plan = make_plan(options, S::dims, grid.extent(), runtime.cpu_workers_of_all_ranks(), gpus);
   // Out-of-core on the GPUs (seed 003): the domain's device footprint beyond
   // what they may hold (STARPU_LIMIT_CUDA_MEM honoured). Tiles then stream:
   // an automatic tile is a near cube of an eighth of a GPU's memory, and

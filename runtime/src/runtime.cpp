@@ -157,6 +157,7 @@ Runtime::Runtime(const RuntimeOptions& options) {
   }
   hidden.reset();
   cuda_workers_of_all_ranks_ = mpi_ ? mpi::sum(cuda_worker_count()) : cuda_worker_count();
+  cpu_workers_of_all_ranks_ = mpi_ ? mpi::sum(cpu_worker_count()) : cpu_worker_count();
   tile_interface_ = std::make_unique<TileInterfaceOps>();
   if (!options.disk_directory.empty()) {
     const auto size = options.disk_bytes > 0 ? static_cast<starpu_ssize_t>(options.disk_bytes) : starpu_ssize_t{-1};

@@ -27,6 +27,9 @@ void migrate_distributed(starpu_data_handle_t handle, int rank);
 // those two ranks; every rank calls it (the others return at once).
 void fetch_to_rank(starpu_data_handle_t handle, int rank);
 
+// The rank that gathers what is written to files (outputs, checkpoints) and reports.
+inline constexpr int writing_rank = 0;
+
 // Where a distributed task runs: the owner of the data it writes, or a rank named.
 inline constexpr int owner_of_written_data = -1;
 

@@ -80,6 +80,9 @@ class Runtime {
   // CUDA workers of every rank together (cuda_worker_count() without MPI):
   // the GPUs a run spread over the ranks shares its tiles among.
   int cuda_workers_of_all_ranks() const { return cuda_workers_of_all_ranks_; }
+  // CPU workers of every rank together (cpu_worker_count() without MPI): what
+  // the automatic CPU tile of a run spread over the ranks is cut for.
+  int cpu_workers_of_all_ranks() const { return cpu_workers_of_all_ranks_; }
   // The StarPU memory node of the disk (RuntimeOptions::disk_directory), -1 without one.
   int disk_node() const { return disk_node_; }
   // Bytes StarPU moved over each kind of bus since the Runtime started.
@@ -104,6 +107,7 @@ class Runtime {
   int rank_ = 0;
   int ranks_ = 1;
   int cuda_workers_of_all_ranks_ = 0;
+  int cpu_workers_of_all_ranks_ = 0;
   std::int64_t next_tag_ = 0;
   std::string trace_file_;
   int disk_node_ = -1;

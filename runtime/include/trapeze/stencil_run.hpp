@@ -205,7 +205,7 @@ class StencilRun {
     starpu_data_handle_t handle = nullptr;
     starpu_void_data_register(&handle);
     snapshot_handle_ = DataHandle(handle, false);
-    if (distributed()) register_distributed(handle, runtime_.reserve_tags(1), checkpoint_rank);
+    if (distributed()) register_distributed(handle, runtime_.reserve_tags(1), writing_rank);
   }
   // Steps of the checkpoints written so far (the last is the latest).
   Index checkpoints_written() const { return checkpoints_written_.load(); }
@@ -495,14 +495,12 @@ class StencilRun {
   void submit_checkpoint() {
     const starpu_data_descr snapshot{snapshot_handle_.get(), static_cast<starpu_data_access_mode>(STARPU_RW | STARPU_COMMUTE)};
     submit_band_transfers(&snapshot_codelet_, STARPU_R, false, snapshot_ ? *snapshot_ : grid_, &snapshot,
-                          distributed() ? checkpoint_rank : -1);
+                          distributed() ? writing_rank : -1);
     std::vector<starpu_data_descr> data{{snapshot_handle_.get(), STARPU_R}};
     const CheckpointArgs args{this, steps_submitted_};
-    insert(&checkpoint_codelet_, data, &args, sizeof args, &on_copy_done, this, "checkpoint", nullptr, checkpoint_rank);
+    insert(&checkpoint_codelet_, data, &args, sizeof args, &on_copy_done, this, "checkpoint", nullptr, writing_rank);
   }
-  // The rank that holds the snapshot and writes the checkpoints.
-  static constexpr int checkpoint_rank = 0;
-  bool writes_checkpoints_here() const { return !distributed() || tiles_.owners().rank == checkpoint_rank; }
+  bool writes_checkpoints_here() const { return !distributed() || tiles_.owners().rank == writing_rank; }
 
   static void checkpoint_cpu(void* /*buffers*/[], void* cl_arg) {
     CheckpointArgs args;

@@ -139,7 +139,7 @@ class WavefrontRun {
       // Tags for the writer's order and each checkpoint's, taken now so every
       // rank has the same ones whatever else it registers while submitting.
       first_checkpoint_tag_ = runtime_.reserve_tags(1 + checkpoints_in_run());
-      register_distributed(writer_order_.get(), first_checkpoint_tag_, checkpoint_rank);
+      register_distributed(writer_order_.get(), first_checkpoint_tag_, writing_rank);
     }
   }
   // The first row of the latest checkpoint written (-1: none yet).
@@ -460,10 +460,10 @@ class WavefrontRun {
         auto snapshot = std::make_unique<Snapshot>();
         snapshot->state.first_row = row_of(boundary);
         // Only the writing rank fills a snapshot (its copies run there).
-        if (rank_ == checkpoint_rank) snapshot->state.top_row.resize(static_cast<std::size_t>(data_.columns + 1));
+        if (rank_ == writing_rank) snapshot->state.top_row.resize(static_cast<std::size_t>(data_.columns + 1));
         snapshot->state.folded = resumed_.folded;
         snapshot->order = void_handle();
-        if (distributed()) register_distributed(snapshot->order.get(), first_checkpoint_tag_ + boundary / n, checkpoint_rank);
+        if (distributed()) register_distributed(snapshot->order.get(), first_checkpoint_tag_ + boundary / n, writing_rank);
         snapshots_.push_back(std::move(snapshot));
       }
       Snapshot* snapshot = pending_snapshot(row_of(boundary));
@@ -523,11 +523,9 @@ class WavefrontRun {
   void insert_cpu_task(starpu_codelet* codelet, std::vector<starpu_data_descr>& data, const CopyArgs* args,
                        std::size_t size) {
     insert_windowed(window_, {codelet, args, size, data.data(), static_cast<int>(data.size()), &WavefrontRun::on_tile_done,
-                              this, codelet->name, nullptr, checkpoint_rank},
+                              this, codelet->name, nullptr, writing_rank},
                     distributed() ? rank_ : -1);
   }
-  // The rank that holds the snapshots and writes the checkpoints.
-  static constexpr int checkpoint_rank = 0;
 
   void submit_tile(Index a, Index b, int priority) {
     std::vector<starpu_data_descr> data{{top_handles_[b].get(), STARPU_RW}, {left_handles_[a].get(), STARPU_RW}};
