@@ -40,6 +40,12 @@ NVLINK = (396e9, 5e-6)           # bytes/s, latency (bandwidth measured on H200 
 PCIE = (55e9, 10e-6)             # pinned host <-> device, each way (measured)
 NETWORK = (50e9, 3e-6)           # 400 Gb/s InfiniBand per GPU (assumed)
 GPUS_PER_NODE = 8
+# One MPI rank per GPU in one node, StarPU-MPI without CUDA-aware MPI: a
+# strip goes GPU -> host -> Open MPI's shared memory -> host -> GPU. The
+# rate is fitted, not a link's: jacobi3d 2016^3 on 4 H200s, 4 ranks against
+# one process, 24.7 ms more per stage for the 2 x 48.8 MB a middle rank
+# sends (docs/PERF.md, 2026-11-26); the other rank runs check it.
+RANKS_IN_NODE = (4.0e9, 50e-6)
 CELL_BYTES = 4
 RADIUS = 1
 # The largest domain one H200 holds: two padded buffers per tile on the GPU
@@ -70,12 +76,18 @@ def grid(p, dims):
     return best
 
 
-def predict(app, p, n, height, kernel_height, rate=None):
+def predict(app, p, n, height, kernel_height, rate=None, owners=None, link=None, neighbours=None):
     """`rate`: G cell updates/s of one GPU at these heights (a measured run's);
-    by default the H100 kernel's at k, scaled to an H200."""
+    by default the H100 kernel's at k, scaled to an H200. `n`: the domain's
+    side, or its extent per dimension (x, y[, z]). `owners`: the owner grid
+    (by default the most even one); `link`: RANKS_IN_NODE for one MPI rank
+    per GPU in a node (NVLink otherwise, the network past a node);
+    `neighbours`: the strips a GPU sends per exchange (by default a middle
+    GPU's: two per cut dimension)."""
     dims = 2 if app == "jacobi2d" else 3
-    owners = grid(p, dims)
-    side = [n / g for g in owners]                      # cells per GPU along each dimension
+    owners = owners or grid(p, dims)
+    extent = n if isinstance(n, (tuple, list)) else (n,) * dims
+    side = [e / g for e, g in zip(extent, owners)]      # cells per GPU along each dimension
     cells = math.prod(side)
     ghost = RADIUS * height
     # Redundant updates of a trapezoid whose ghost zone shrinks by r per step
@@ -87,11 +99,15 @@ def predict(app, p, n, height, kernel_height, rate=None):
     t_stage = t_compute * (1 + redundancy) + TASK_TURNAROUND
     # Neighbours of a GPU in the middle of the grid, each sent one face strip.
     faces = [math.prod(s for j, s in enumerate(side) if j != d) for d in range(dims)]
-    neighbours = sum(2 for g in owners if g > 1) if p > 1 else 0
+    if neighbours is None:
+        neighbours = sum(2 for g in owners if g > 1) if p > 1 else 0
     strip_bytes = max((f for f, g in zip(faces, owners) if g > 1), default=0) * ghost * CELL_BYTES
     across_nodes = p > GPUS_PER_NODE
     if neighbours == 0:
         t_exchange = 0.0
+    elif link is not None:
+        bandwidth, latency = link
+        t_exchange = neighbours * strip_bytes / bandwidth + latency
     elif across_nodes:
         bandwidth, latency = NETWORK
         staging = 2 * (strip_bytes / PCIE[0] + PCIE[1])  # off the GPU and onto the next
@@ -103,7 +119,7 @@ def predict(app, p, n, height, kernel_height, rate=None):
     lower = ideal / (t_stage + t_exchange)
     upper = ideal / max(t_stage, t_exchange + TASK_TURNAROUND)
     return {
-        "app": app, "gpus": p, "grid": "x".join(str(g) for g in owners), "n": n, "height": height,
+        "app": app, "gpus": p, "grid": "x".join(str(g) for g in owners), "n": "x".join(str(e) for e in extent), "height": height,
         "kernel_height": kernel_height, "cells_per_gpu": cells, "redundancy": redundancy,
         "stage_ms": t_stage * 1e3, "exchange_ms": t_exchange * 1e3, "messages_per_step": neighbours / height,
         "efficiency_no_overlap": lower, "efficiency_overlap": upper,
@@ -153,6 +169,43 @@ MEASURED_TWO_GPUS = [("jacobi2d", 49152, 16, 16, 473.2, (1.806, 1.871, 1.913)),
                      ("jacobi3d", 1024, 3, 3, 222.9, (1.722, 1.729, 1.805))]
 
 
+# Measured on 4 H200s of one node (docs/PERF.md, 2026-11-26, scripts/device/device_scaling.sh):
+# app, domain extent, H, k, the run's 1-GPU stepping rate (G cell updates/s,
+# after a warm-up), GPUs, owner grid (the partitioner's cut of the run's
+# tiles), "gpus" (one process, NVLink) or "ranks", and the measured speed-up
+# of the stepping over 1 GPU (weak: times the domain's growth). The strips a
+# GPU sends are counted exactly: 1 for an end GPU, 2 for a middle one; the
+# model takes the busiest.
+MEASURED_FOUR_GPUS = [
+    ("jacobi2d", (81920, 81920), 12, 12, 902.0, 4, (1, 4), "gpus", 3.925),
+    ("jacobi2d", (81920, 81920), 12, 12, 902.0, 4, (1, 4), "ranks", 3.721),
+    ("jacobi2d", (90112, 90112), 16, 16, 904.8, 2, (1, 2), "gpus", 1.987),
+    ("jacobi2d", (90112, 90112), 16, 16, 904.8, 2, (1, 2), "ranks", 1.897),
+    ("jacobi2d", (90112, 180224), 16, 16, 904.8, 2, (1, 2), "gpus", 2 * 0.998),
+    ("jacobi2d", (90112, 180224), 16, 16, 904.8, 2, (1, 2), "ranks", 2 * 0.961),
+    ("jacobi3d", (2016, 2016, 2016), 3, 3, 450.8, 2, (1, 1, 2), "gpus", 1.956),
+    ("jacobi3d", (2016, 2016, 2016), 3, 3, 450.8, 2, (1, 1, 2), "ranks", 1.434),
+    ("jacobi3d", (2016, 2016, 2016), 3, 3, 450.8, 4, (1, 1, 4), "gpus", 3.728),
+    ("jacobi3d", (2016, 2016, 2016), 3, 3, 450.8, 4, (1, 1, 4), "ranks", 1.387),
+    ("jacobi3d", (2016, 2016, 4032), 3, 3, 450.8, 2, (1, 1, 2), "gpus", 2 * 0.992),
+    ("jacobi3d", (2016, 2016, 4032), 3, 3, 450.8, 2, (1, 1, 2), "ranks", 2 * 0.854),
+    ("jacobi3d", (2016, 4032, 4032), 3, 3, 450.8, 4, (1, 1, 4), "gpus", 4 * 0.972),
+    ("jacobi3d", (2016, 4032, 4032), 3, 3, 450.8, 4, (1, 1, 4), "ranks", 4 * 0.623),
+]
+
+
+def four_gpus():
+    """The model against the 4-H200 measurements: speed-ups of the stepping."""
+    out = []
+    for app, extent, h, k, rate, p, owners, path, measured in MEASURED_FOUR_GPUS:
+        r = predict(app, p, extent, h, k, rate, owners=owners, link=RANKS_IN_NODE if path == "ranks" else None,
+                    neighbours=min(2, p - 1))
+        out.append({"app": app, "extent": "x".join(map(str, extent)), "height": h, "kernel_height": k, "gpus": p,
+                    "path": path, "model_low": p * r["efficiency_no_overlap"], "model_high": p * r["efficiency_overlap"],
+                    "measured": measured})
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="also write the rows as JSON")
@@ -182,9 +235,15 @@ def main():
         two.append({"app": app, "n": n, "height": h, "kernel_height": k, "model_low": lo, "model_high": hi,
                     "measured": list(measured)})
         print(f"{app:9} {n:6d} {h:>3}/{k:<2} {lo:9.3f} {hi:9.3f} {', '.join(f'{m:.3f}' for m in measured):>22}")
+    print("\nfour H200s: the model's speed-up of the stepping over one GPU against the measured")
+    print(f"{'app':9} {'domain':>15} {'H/k':>6} {'GPUs':>4} {'path':>5} {'model lo':>9} {'model hi':>9} {'measured':>9} {'measured/lo':>11}")
+    four = four_gpus()
+    for r in four:
+        print(f"{r['app']:9} {r['extent']:>15} {r['height']:>3}/{r['kernel_height']:<2} {r['gpus']:4d} {r['path']:>5} "
+              f"{r['model_low']:9.3f} {r['model_high']:9.3f} {r['measured']:9.3f} {r['measured'] / r['model_low']:11.3f}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"predictions": table, "one_gpu": calibration, "two_gpus": two}, f, indent=1)
+            json.dump({"predictions": table, "one_gpu": calibration, "two_gpus": two, "four_gpus": four}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -145,6 +145,39 @@ TEST_F(AppCli, NoGridRunHasTheOrdinaryRunsChecksumAndVerifies) {
   }
 }
 
+// --warmup-steps: the first steps move the field into the tiles, the rest are
+// timed apart (stepping_seconds); the result is the plain run's bit for bit,
+// whatever the warm-up's end does to the stages (13 is no multiple of h).
+TEST_F(AppCli, WarmupStepsTimeTheRestAndKeepTheResult) {
+  auto field_of = [](const Result& r, const std::string& name) {
+    const std::string key = "\"" + name + "\":";
+    const auto at = r.out.find(key);
+    return at == std::string::npos ? std::string("none") : r.out.substr(at + key.size(), r.out.find_first_of(",}", at) - at - key.size());
+  };
+  for (const std::string app_and_size : {"jacobi2d --size 301x203 --tile 64x50 --steps 30 --height 3",
+                                         "jacobi3d --size 29x31x37 --tile 16x16x8 --steps 20 --height 2"}) {
+    const std::string app = app_and_size.substr(0, app_and_size.find(' '));
+    const std::string arguments = app_and_size.substr(app_and_size.find(' ') + 1) + " --seed 5 --json --checksum";
+    const Result plain = run(app, arguments);
+    const Result warmed = run(app, arguments + " --warmup-steps 13 --verify");
+    const Result generated = run(app, arguments + " --warmup-steps 13 --no-grid");
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    ASSERT_EQ(warmed.exit_code, 0) << warmed.err;
+    ASSERT_EQ(generated.exit_code, 0) << generated.err;
+    EXPECT_EQ(field_of(warmed, "verified"), "true") << warmed.out;
+    EXPECT_NE(field_of(plain, "checksum"), "none") << plain.out;
+    EXPECT_EQ(field_of(plain, "checksum"), field_of(warmed, "checksum")) << app_and_size;
+    EXPECT_EQ(field_of(plain, "checksum"), field_of(generated, "checksum")) << app_and_size;
+    EXPECT_EQ(field_of(plain, "stepping_seconds"), "null") << plain.out;
+    const double stepping = std::stod(field_of(warmed, "stepping_seconds")), seconds = std::stod(field_of(warmed, "seconds"));
+    EXPECT_GT(stepping, 0) << warmed.out;
+    EXPECT_LE(stepping, seconds) << warmed.out;
+  }
+  const fs::path out = dir_ / "o.txt";
+  expect_clean_error(run("jacobi2d", "--size 64 --steps 10 --warmup-steps 10"), "--warmup-steps 10", out);
+  expect_clean_error(run("jacobi2d", "--size 64 --steps 10 --warmup-steps -1"), "--warmup-steps", out);
+}
+
 TEST_F(AppCli, NoGridRefusesWhatNeedsTheWholeDomain) {
   const fs::path out = dir_ / "o.txt", png = dir_ / "o.png";
   expect_clean_error(run("jacobi2d", "--size 64 --no-grid --output " + out.string()), "--output", out);

@@ -175,6 +175,30 @@ def generated_grids_across_ranks():
           f"{above_two / domain:.2f} on 2 ranks", flush=True)
 
 
+def warmup_across_ranks():
+    """--warmup-steps across ranks: the field moves into the tiles, the rest
+    of the steps are timed apart (stepping_seconds), and the result is the
+    1-rank run's. The partition's predicted exchange: 1024x1024 in tiles of
+    1024x128 on 2 ranks cuts y once, and each stage of h = 4 sends a strip of
+    1024 x 4 cells each way (32768 B) after every stage but the last; the
+    warm-up ends with a stage of its own (W = 4: 5 stages of 20 steps, 4
+    exchanges, 131072 B; W = 7: 2 + 4 stages, 163840 B)."""
+    arguments = f"--size 1024x1024 --tile 1024x128 --height 4 --steps 20 --seed {SEED}"
+    single = run_json(1, "jacobi2d", arguments + " --checksum")
+    for ranks, warmup in ((2, 4), (2, 7), (3, 13)):
+        spread = run_json(ranks, "jacobi2d", arguments + f" --no-grid --warmup-steps {warmup}")
+        what = f"{ranks} ranks, jacobi2d {arguments} --warmup-steps {warmup}"
+        check(spread.get("checksum") is not None and spread.get("checksum") == single.get("checksum"),
+              f"{what}: checksum {spread.get('checksum')} against 1 rank's {single.get('checksum')}")
+        stepping, seconds = spread.get("stepping_seconds"), spread.get("seconds", 0)
+        check(stepping is not None and 0 < stepping <= seconds, f"{what}: stepping_seconds {stepping}, seconds {seconds}")
+        if ranks == 2:
+            expected = {4: 131072, 7: 163840}[warmup]
+            check(spread.get("predicted_exchange_bytes") == expected,
+                  f"{what}: predicted_exchange_bytes {spread.get('predicted_exchange_bytes')}, expected {expected}")
+        print(f"{what}: checksum as 1 rank's, {stepping} s of {seconds} s timed after the warm-up", flush=True)
+
+
 def checkpoints_across_ranks():
     """--checkpoint under mpirun: rank 0 receives each checkpoint step's tiles
     while the run goes on and writes the file. A run restarted from it, on 1
@@ -271,6 +295,7 @@ def main():
         check(os.path.exists(written), "2 ranks: sat --output wrote no file")
     only_halos_travel()
     generated_grids_across_ranks()
+    warmup_across_ranks()
     checkpoints_across_ranks()
     wavefront_checkpoints_across_ranks()
     refused_across_ranks()

@@ -40,6 +40,11 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
   // Negative step counts get the library's own message (tested), so the
   // validator only refuses what is not a 64-bit whole number.
   cli.add_option("-s,--steps", o.steps, "time steps")->capture_default_str()->check(whole_number(std::numeric_limits<trapeze::Index>::min()));
+  cli.add_option("--warmup-steps", o.warmup_steps,
+                 "of --steps, run these first, then time the rest apart (stepping_seconds in --json) with the "
+                 "field already in the tiles: the stepping rate without the copies in and out")
+      ->capture_default_str()
+      ->check(whole_number(0));
   cli.add_option("-t,--tile", o.tile, "tile size, e.g. 256x256, or auto (whole rows, 4 tiles per worker)")
       ->capture_default_str();
   cli.add_option("--height", o.height,

@@ -15,6 +15,9 @@ namespace apps {
 struct CommonOptions : RunReportOptions {
   std::string size;
   trapeze::Index steps = 100;
+  // The first steps of --steps, run and drained before `stepping_seconds`
+  // starts: the rest is timed with the field already in the tiles (on the GPUs).
+  trapeze::Index warmup_steps = 0;
   std::string tile;
   std::string height;  // empty: TRAPEZE_HEIGHT, else auto
   std::string kernel_height = "auto";  // GPU: steps per kernel launch

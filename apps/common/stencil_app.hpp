@@ -291,6 +291,10 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   // Steps this process runs.
   const trapeze::Index run_steps = restarting ? options.steps - first_step : options.steps;
   if (options.steps < 0) throw trapeze::InvalidArgument("steps must be >= 0, got " + std::to_string(options.steps));
+  if (options.warmup_steps > 0 && options.warmup_steps >= run_steps) {
+    throw trapeze::InvalidArgument("--warmup-steps " + std::to_string(options.warmup_steps) +
+                                   " must be below the steps this run makes (" + std::to_string(run_steps) + ")");
+  }
   trapeze::RuntimeOptions runtime_options;
   runtime_options.trace_directory = options.trace;
   runtime_options.disk_directory = options.disk;
@@ -401,11 +405,37 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
       (options.verify || !options.output.empty() || !options.png.empty() || static_cast<bool>(outputs.results));
   std::optional<std::uint64_t> checksum;
   double seconds = 0, collect_seconds = 0;
+  std::optional<double> stepping_seconds;
+  std::optional<double> predicted_exchange_bytes;
   {
     trapeze::StencilRun<S> run(runtime, stencil, grid, plan);
     add_checkpoints(run);
+    // What the partition sends between owners (GPUs, ranks): one exchange
+    // after every stage but the last, each updated field's strips. A
+    // warm-up ends with a stage of its own.
+    if (gpus > 0 || runtime.ranks() > 1) {
+      const auto stages_of = [&](trapeze::Index steps) { return (steps + plan.height - 1) / plan.height; };
+      const trapeze::Index stages = stages_of(options.warmup_steps) + stages_of(run_steps - options.warmup_steps);
+      predicted_exchange_bytes = static_cast<double>(std::max<trapeze::Index>(0, stages - 1)) *
+                                 static_cast<double>(run.cells_between_owners_per_stage()) *
+                                 trapeze::updated_fields_of<S> * static_cast<double>(sizeof(typename S::value_type));
+    }
     const auto start = std::chrono::steady_clock::now();
-    run.submit(run_steps);
+    if (options.warmup_steps > 0) {
+      // The warm-up moves the field into the tiles; every rank has finished
+      // it before the timed steps start, and all of them have finished
+      // those before their time is read (the sums are the ranks' barrier).
+      run.submit(options.warmup_steps);
+      run.drain();
+      runtime.sum_over_ranks(0);
+      const auto stepping_start = std::chrono::steady_clock::now();
+      run.submit(run_steps - options.warmup_steps);
+      run.drain(progress.callback());
+      runtime.sum_over_ranks(0);
+      stepping_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - stepping_start).count();
+    } else {
+      run.submit(run_steps);
+    }
     run.wait(progress.callback(), trapeze::Collect::on_owners);
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     progress.finish(seconds);
@@ -498,6 +528,15 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                              {"gpu_memory_bytes", gpu_memory},
                              {"checksum", checksum ? nlohmann::json(checksum_text(*checksum)) : nlohmann::json(nullptr)},
                              {"generated_grid", grid.is_generated()},
+                             {"warmup_steps", options.warmup_steps},
+                             {"stepping_seconds", stepping_seconds ? nlohmann::json(*stepping_seconds) : nlohmann::json(nullptr)},
+                             {"stepping_gcups",
+                              stepping_seconds ? nlohmann::json(static_cast<double>(grid.cells()) *
+                                                                static_cast<double>(run_steps - options.warmup_steps) /
+                                                                *stepping_seconds / 1e9)
+                                               : nlohmann::json(nullptr)},
+                             {"predicted_exchange_bytes",
+                              predicted_exchange_bytes ? nlohmann::json(*predicted_exchange_bytes) : nlohmann::json(nullptr)},
                              {"domain_bytes", static_cast<double>(grid.cells()) *
                                                   (grid.updated_count() + grid.constant_count() * grid.constant_planes()) *
                                                   static_cast<double>(sizeof(typename S::value_type))}};
@@ -514,6 +553,11 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                options.verify ? (mismatch ? ", VERIFY FAILED" : ", verified") : "");
     for (const auto& [key, value] : results.items()) fmt::print("  {} = {}\n", key, value.dump());
     if (checksum) fmt::print("  checksum = {}\n", checksum_text(*checksum));
+    if (stepping_seconds) {
+      fmt::print("  after {} warm-up steps: {:.4f} s, {:.3f} GCUPS\n", options.warmup_steps, *stepping_seconds,
+                 static_cast<double>(grid.cells()) * static_cast<double>(run_steps - options.warmup_steps) /
+                     *stepping_seconds / 1e9);
+    }
   }
   print_trace_hint(name, runtime, options);
   if (mismatch) {

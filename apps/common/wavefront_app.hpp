@@ -40,10 +40,14 @@ void add_wavefront_options(CLI::App& cli, WavefrontOptions& options);
 
 // --tile ROWSxCOLUMNS (or N for N x N, or auto: on CPUs the largest square of
 // 512 to 4096 leaving 4 tiles per worker along the shorter side, on GPUs alone
-// the whole space: one PeerWave launch), --devices, --width. `gpus_alone`:
-// the tiles run on GPUs only.
+// the whole space on one GPU, a row of tiles per GPU on several:
+// gpu_wavefront_tile), --devices, --width. `gpus_alone`: the tiles run on
+// GPUs only; `gpus`: the GPUs of the run (every rank's).
 trapeze::WavefrontPlan make_wavefront_plan(const WavefrontOptions& options, trapeze::Index rows, trapeze::Index columns,
-                                           bool gpus_alone, int cpu_workers);
+                                           bool gpus_alone, int cpu_workers, int gpus = 1);
+
+// The automatic tile of a space on `gpus` GPUs alone (rows x columns).
+trapeze::Extent gpu_wavefront_tile(trapeze::Index rows, trapeze::Index columns, int gpus);
 
 // --devices if given, else TRAPEZE_DEVICES if set, else auto.
 trapeze::StageDevices requested_wavefront_devices(const WavefrontOptions& options);
@@ -130,7 +134,8 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
                           (devices == trapeze::StageDevices::automatic || devices == trapeze::StageDevices::gpu);
   // Ranks must cut the space alike: under MPI the CPU tile does not follow a rank's worker count.
   trapeze::WavefrontPlan plan = make_wavefront_plan(options, data.rows, data.columns, gpus_alone,
-                                                    runtime.ranks() > 1 ? 0 : runtime.cpu_worker_count());
+                                                    runtime.ranks() > 1 ? 0 : runtime.cpu_worker_count(),
+                                                    runtime.cuda_workers_of_all_ranks());
   plan.max_tasks_in_flight = options.window;
   // --width auto on GPU tiles: seed 004's model, trained once per GPU, app
   // and tile shape (on CPU workers the width means nothing).

@@ -60,15 +60,40 @@ trapeze::Index cpu_wavefront_tile(trapeze::Index rows, trapeze::Index columns, i
   return side;
 }
 
-trapeze::WavefrontPlan make_wavefront_plan(const WavefrontOptions& options, trapeze::Index rows, trapeze::Index columns,
-                                           bool gpus_alone, int cpu_workers) {
-  // On GPUs one tile: each tile pays the PeerWave pipeline's fill (a band
-  // starts two hyper-tiles after the band above), so the widest tile pays it
-  // least (tiles are at most 2^30 columns wide).
+// On GPUs alone: one tile on one GPU, since each tile pays the PeerWave
+// pipeline's fill (a band of 512 rows starts two hyper-tiles after the band
+// above), so the widest tile pays it least (tiles are at most 2^30 columns
+// wide). A tile fills an H100 only with about a thousand bands of 512 rows
+// running at once (half its 2112 resident warps; the codelet's own rule for
+// its lane rows), which needs 2^19 rows and, two hyper-tiles of 32 columns
+// between bands, 2^16 columns (2^17 here, for the front's ramp up and down
+// at the tile's ends). Several GPUs each take one row of tiles (the rows are
+// dealt to them in turn) only as far as a row keeps 2^19 rows, and only for
+// spaces of 2^21 columns or more; a row is cut into 16 tiles per GPU, no
+// narrower than 2^17 columns: GPU g starts g tiles after the first, so the
+// front reaches the last GPU after G - 1 of the C tiles each runs, a
+// C / (C + G - 1) share of the ideal speed-up. Measured on 4 H200s (PERF.md,
+// 2026-11-26): a 2^21 pair in 2^19 x 2^17 tiles ran 1.56x faster on 4 GPUs
+// than whole on one, a 2^20 pair in the same tiles 0.90x on 2: each tile's
+// own fill leaves its GPU half idle, so smaller spaces stay on one GPU.
+trapeze::Extent gpu_wavefront_tile(trapeze::Index rows, trapeze::Index columns, int gpus) {
   constexpr trapeze::Index widest_tile = trapeze::Index{1} << 30;
+  constexpr trapeze::Index fewest_rows = trapeze::Index{1} << 19, fewest_columns = trapeze::Index{1} << 17;
+  constexpr trapeze::Index fewest_columns_to_split = trapeze::Index{1} << 21;
+  constexpr trapeze::Index tiles_per_gpu_across = 16;
+  const trapeze::Index used = columns < fewest_columns_to_split ? 1 : std::min<trapeze::Index>(gpus, rows / fewest_rows);
+  if (used <= 1) return {std::max<trapeze::Index>(rows, 1), std::clamp<trapeze::Index>(columns, 1, widest_tile), 1};
+  const auto ceil_div = [](trapeze::Index a, trapeze::Index b) { return (a + b - 1) / b; };
+  return {ceil_div(rows, used),
+          std::clamp<trapeze::Index>(std::max(ceil_div(columns, tiles_per_gpu_across * used), fewest_columns), 1, widest_tile),
+          1};
+}
+
+trapeze::WavefrontPlan make_wavefront_plan(const WavefrontOptions& options, trapeze::Index rows, trapeze::Index columns,
+                                           bool gpus_alone, int cpu_workers, int gpus) {
   const trapeze::Extent tile =
       options.tile != "auto" ? parse_extent(options.tile, 2, "tile")
-      : gpus_alone ? trapeze::Extent{std::max<trapeze::Index>(rows, 1), std::clamp<trapeze::Index>(columns, 1, widest_tile), 1}
+      : gpus_alone ? gpu_wavefront_tile(rows, columns, gpus)
                    : trapeze::Extent{cpu_wavefront_tile(rows, columns, cpu_workers), cpu_wavefront_tile(rows, columns, cpu_workers), 1};
   trapeze::WavefrontPlan plan;
   plan.tile_rows = tile[0];

@@ -218,6 +218,20 @@ class StencilRun {
   // The worker that owns a tile and whether it borders another owner
   // (trapeze/tile_placement.hpp; the trapeze-owner policy follows it).
   const TaskPlacement& placement(int tile) const { return placements_.at(tile); }
+  // Cells of one stage's halo pieces, per updated field, whose producer and
+  // consumer tiles have different owners (another rank, or another worker of
+  // this rank's placement): what the partition predicts a stage's exchange
+  // moves between GPUs or ranks (seed 002's write(A) ∩ read(B)).
+  Index cells_between_owners_per_stage() const {
+    Index cells = 0;
+    for (const HaloPiece& piece : tiles_.halo_layout().pieces) {
+      const int from = piece.producer, to = piece.consumer;
+      if (owner_rank(from) != owner_rank(to) || placements_.at(from).worker != placements_.at(to).worker) {
+        cells += piece.source.cells();
+      }
+    }
+    return cells;
+  }
   // For those who need StarPU itself: the handle of a tile's data.
   starpu_data_handle_t tile_handle(int tile) const { return tiles_.tile_handle(tile); }
   Index tasks_submitted() const { return window_.submitted(); }
