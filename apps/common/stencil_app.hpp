@@ -494,6 +494,11 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   const nlohmann::json results = outputs.results ? outputs.results(seconds) : nlohmann::json::object();
   const double steps = static_cast<double>(std::max<trapeze::Index>(1, run_steps));
   const double gcups = static_cast<double>(grid.cells()) * static_cast<double>(run_steps) / seconds / 1e9;
+  // Meaningful with stepping_seconds only (--warmup-steps).
+  const double stepping_gcups = stepping_seconds ? static_cast<double>(grid.cells()) *
+                                                       static_cast<double>(run_steps - options.warmup_steps) /
+                                                       *stepping_seconds / 1e9
+                                                 : 0.0;
   const std::string size = trapeze::to_string(grid.extent(), S::dims);
   const std::string tile = trapeze::to_string(plan.tile, S::dims);
   if (options.json) {
@@ -530,11 +535,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                              {"generated_grid", grid.is_generated()},
                              {"warmup_steps", options.warmup_steps},
                              {"stepping_seconds", stepping_seconds ? nlohmann::json(*stepping_seconds) : nlohmann::json(nullptr)},
-                             {"stepping_gcups",
-                              stepping_seconds ? nlohmann::json(static_cast<double>(grid.cells()) *
-                                                                static_cast<double>(run_steps - options.warmup_steps) /
-                                                                *stepping_seconds / 1e9)
-                                               : nlohmann::json(nullptr)},
+                             {"stepping_gcups", stepping_seconds ? nlohmann::json(stepping_gcups) : nlohmann::json(nullptr)},
                              {"predicted_exchange_bytes",
                               predicted_exchange_bytes ? nlohmann::json(*predicted_exchange_bytes) : nlohmann::json(nullptr)},
                              {"domain_bytes", static_cast<double>(grid.cells()) *
@@ -555,8 +556,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
     if (checksum) fmt::print("  checksum = {}\n", checksum_text(*checksum));
     if (stepping_seconds) {
       fmt::print("  after {} warm-up steps: {:.4f} s, {:.3f} GCUPS\n", options.warmup_steps, *stepping_seconds,
-                 static_cast<double>(grid.cells()) * static_cast<double>(run_steps - options.warmup_steps) /
-                     *stepping_seconds / 1e9);
+                 stepping_gcups);
     }
   }
   print_trace_hint(name, runtime, options);
