@@ -1,7 +1,61 @@
-// life: Conway's Game of Life on uint8_t cells, dead (0) outside the board by default.
+// life: Conway's Game of Life on uint8_t cells, dead (0) outside the board by
+// default; --bits packs 32 cells into each word (apps/stencils/life_bits.hpp).
 #include "common/field_values.hpp"
 #include "common/stencil_app.hpp"
 #include "stencils/life.hpp"
+#include "stencils/life_bits.hpp"
+
+namespace {
+
+// The same board for both representations: cells drawn one after the other
+// in row-major order, each stored as a byte or as its word's bit.
+class RandomBoard {
+ public:
+  RandomBoard(std::uint64_t seed, double density) : engine_(seed), alive_(density) {}
+  std::uint8_t cell() { return alive_(engine_); }
+  std::uint32_t word() {
+    std::uint32_t w = 0;
+    for (int bit = 0; bit < 32; ++bit) w |= static_cast<std::uint32_t>(alive_(engine_)) << bit;
+    return w;
+  }
+
+ private:
+  std::mt19937_64 engine_;
+  std::bernoulli_distribution alive_;
+};
+
+int run_bits(const apps::CommonOptions& options, const trapeze::Boundary& boundary, const trapeze::Extent& cells,
+             std::uint64_t seed, double density) {
+  if (cells[0] % 32 != 0) {
+    throw trapeze::InvalidArgument("--bits packs 32 cells a word, so the board's width must be a multiple of 32, got " +
+                                   std::to_string(cells[0]));
+  }
+  if (boundary.kind == trapeze::BoundaryKind::clamp) {
+    throw trapeze::InvalidArgument("--bits takes a constant:0, constant:1 or periodic boundary, got clamp "
+                                   "(clamping a word of 32 cells is not clamping its cells)");
+  }
+  if (!options.input.empty() || !options.restart.empty() || !options.checkpoint.empty()) {
+    throw trapeze::InvalidArgument("--bits reads and writes no HDF5 fields (--input, --restart, --checkpoint): "
+                                   "run without --bits");
+  }
+  if (apps::is_hdf5_path(options.output)) {
+    throw trapeze::InvalidArgument("--bits writes --output as text (index and cell a line), not HDF5: " + options.output);
+  }
+  // A dead (alive) cell outside the board is a word of zeros (ones).
+  const trapeze::Boundary words_boundary =
+      boundary.kind == trapeze::BoundaryKind::constant ? trapeze::Boundary::constant(boundary.value != 0 ? 4294967295.0 : 0.0)
+                                                       : boundary;
+  const long width = cells[0], height = cells[1];
+  trapeze::Grid<std::uint32_t> grid({width / 32, height, 1}, 2, 1, 0, 1, words_boundary);
+  RandomBoard board_of(seed, density);
+  for (auto& word : grid.updated()) word = board_of.word();
+  const auto board = [&] { return apps::unpack_life_words(grid.updated(), width, height); };
+  return apps::run_stencil_app("life", options, apps::LifeBits{}, grid,
+                               {[&](const std::string& path) { apps::write_indexed(path, board()); },
+                                [&] { return apps::as_doubles(board()); }, width, height, {"cells"}});
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App cli{"Conway's Game of Life, run as a Trapeze task graph"};
@@ -9,20 +63,25 @@ int main(int argc, char** argv) {
   apps::add_common_options(cli, options, {"1024x1024", "auto", "constant:0", 100});
   std::uint64_t seed = 1;
   double density = 0.3;
+  bool bits = false;
   cli.add_option("--seed", seed, "seed of the random initial board")->capture_default_str();
   cli.add_option("--density", density, "fraction of cells alive at the start")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
+  cli.add_flag("--bits", bits,
+               "32 cells a 32-bit word, updated together by bitwise adders (the same game bit for bit, ~10x faster; "
+               "width a multiple of 32, boundary constant:0, constant:1 or periodic; --tile counts words across)");
   return apps::app_main("life", cli, argc, argv, [&] {
     const trapeze::Boundary boundary = trapeze::parse_boundary(options.boundary);
     if (boundary.kind == trapeze::BoundaryKind::constant && boundary.value != 0 && boundary.value != 1) {
       throw trapeze::InvalidArgument("life's constant boundary must be 0 (dead) or 1 (alive), got " +
                            std::to_string(boundary.value));
     }
-    trapeze::Grid<std::uint8_t> grid(apps::domain_size(options, 2, "cells"), 2, 1, 0, 1, boundary);
-    std::mt19937_64 engine(seed);
-    std::bernoulli_distribution alive(density);
-    for (auto& cell : grid.updated()) cell = alive(engine);
+    const trapeze::Extent size = apps::domain_size(options, 2, "cells");
+    if (bits) return run_bits(options, boundary, size, seed, density);
+    trapeze::Grid<std::uint8_t> grid(size, 2, 1, 0, 1, boundary);
+    RandomBoard board(seed, density);
+    for (auto& cell : grid.updated()) cell = board.cell();
     const auto e = grid.extent();
     return apps::run_stencil_app("life", options, apps::Life{}, grid,
                                  {[&](const std::string& path) { apps::write_indexed(path, grid.updated()); },

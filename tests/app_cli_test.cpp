@@ -201,6 +201,33 @@ TEST_F(AppCli, WritesOutputAndPicture) {
   EXPECT_EQ(std::string(magic + 1, 3), "PNG");
 }
 
+// life --bits (32 cells a word) writes the same board as byte cells, on
+// every boundary it takes, reports its size and rate in cells, verifies; a
+// width it cannot pack and a clamp boundary are clean errors.
+TEST_F(AppCli, LifeBitsWritesTheByteCellsBoard) {
+  for (const std::string boundary : {"constant:0", "constant:1", "periodic"}) {
+    const fs::path bytes = dir_ / "bytes.txt", bits = dir_ / "bits.txt";
+    const std::string common = "--size 320x77 --steps 9 --tile 4x20 --density 0.4 --boundary " + boundary;
+    const Result a = run("life", common + " --output " + bytes.string());
+    const Result b = run("life", common + " --bits --height 3 --verify --json --output " + bits.string());
+    ASSERT_EQ(a.exit_code, 0) << a.err;
+    ASSERT_EQ(b.exit_code, 0) << b.err;
+    EXPECT_NE(b.out.find("\"verified\":true"), std::string::npos) << b.out;
+    EXPECT_NE(b.out.find("\"size\":\"320x77\""), std::string::npos) << b.out;
+    EXPECT_NE(b.out.find("\"cells_per_value\":32"), std::string::npos) << b.out;
+    const std::string written = slurp(bits);
+    EXPECT_EQ(std::count(written.begin(), written.end(), '\n'), 320 * 77);
+    EXPECT_EQ(written, slurp(bytes)) << boundary;
+  }
+}
+
+TEST_F(AppCli, LifeBitsRejectsWhatItCannotPack) {
+  const fs::path out = dir_ / "o.txt";
+  expect_clean_error(run("life", "--bits --size 100x64 --output " + out.string()), "100", out);
+  expect_clean_error(run("life", "--bits --size 64x64 --boundary clamp --output " + out.string()), "clamp", out);
+  expect_clean_error(run("life", "--bits --size 64x64 --output " + (dir_ / "o.h5").string()), "o.h5", dir_ / "o.h5");
+}
+
 TEST_F(AppCli, RejectsZeroSize) {
   const fs::path out = dir_ / "o.txt";
   expect_clean_error(run("jacobi2d", "--size 0x10 --output " + out.string()), "0x10", out);

@@ -493,17 +493,23 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
 
   const nlohmann::json results = outputs.results ? outputs.results(seconds) : nlohmann::json::object();
   const double steps = static_cast<double>(std::max<trapeze::Index>(1, run_steps));
-  const double gcups = static_cast<double>(grid.cells()) * static_cast<double>(run_steps) / seconds / 1e9;
+  // Cells, not values: a value may pack several cells (LifeBits).
+  constexpr int cells_per_value = trapeze::cells_per_value_of<S>;
+  const double cells = static_cast<double>(grid.cells()) * cells_per_value;
+  const double gcups = cells * static_cast<double>(run_steps) / seconds / 1e9;
   // Meaningful with stepping_seconds only (--warmup-steps).
-  const double stepping_gcups = stepping_seconds ? static_cast<double>(grid.cells()) *
+  const double stepping_gcups = stepping_seconds ? cells *
                                                        static_cast<double>(run_steps - options.warmup_steps) /
                                                        *stepping_seconds / 1e9
                                                  : 0.0;
-  const std::string size = trapeze::to_string(grid.extent(), S::dims);
+  trapeze::Extent cell_extent = grid.extent();
+  cell_extent[0] *= cells_per_value;
+  const std::string size = trapeze::to_string(cell_extent, S::dims);
   const std::string tile = trapeze::to_string(plan.tile, S::dims);
   if (options.json) {
     nlohmann::json report = {{"app", name},
                              {"size", size},
+                             {"cells_per_value", cells_per_value},
                              {"steps", options.steps},
                              {"first_step", first_step},
                              {"tile", tile},

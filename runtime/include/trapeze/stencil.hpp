@@ -54,6 +54,16 @@ inline constexpr bool constants_at_cell_only_of = [] {
   else return false;
 }();
 
+// A stencil whose values each pack several cells (bit-parallel Life, 32
+// cells a word) may say how many with `static constexpr int cells_per_value`;
+// the apps report throughput and sizes in cells. The runtime itself only
+// ever counts values.
+template <Stencil S>
+inline constexpr int cells_per_value_of = [] {
+  if constexpr (requires { S::cells_per_value; }) return int{S::cells_per_value};
+  else return 1;
+}();
+
 // Calls the update and stores each updated field; one-field stencils return a
 // plain value, several-field stencils an array.
 template <Stencil S>

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs from inside the GPU bundle: scripts/make_gpu_bundle.sh; cp scripts/device/*.sh gpu-bundle/; then on the GPU machine gpu-bundle/<this script>.
+# Issue 12: does a rank's border tile hide its strips' trip through the host?
+# One GPU against G ranks (one a GPU) at the default tiles and at the tiles
+# TILES names (thinner tiles along the split dimension: the tile next to the
+# neighbour rank is a smaller share of the rank's work, so more of it runs
+# while the strips travel). Stepping timed after a warm-up, generated grid,
+# auto heights, interleaved rounds, medians; checksums must agree.
+# Env: APP (jacobi3d), SIZE (2016x2016x2016), STEPS (128), WARM (32),
+# TILES ("2016x2016x252 2016x2016x126"), G (2), ROUNDS (2). Table last; rows in $OUT/mpi_tiles.jsonl.
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+out=${OUT:-/tmp/out}; mkdir -p "$out"
+rows=$out/mpi_tiles.jsonl; : > "$rows"
+source "$here/mpi_ranked.sh"
+app=${APP:-jacobi3d} size=${SIZE:-2016x2016x2016} steps=${STEPS:-128} warm=${WARM:-32} g=${G:-2}
+args="--devices gpu --size $size --steps $steps --warmup-steps $warm --no-grid --json"
+STARPU_NCUDA=1 timeout 300 "$here/run.sh" $app --devices gpu --steps 16 --json >/dev/null 2>>"$out/err.log"  # profile heights
+visible=$(seq -s, 0 $(( g - 1 )))
+run() {  # name command...
+  local name=$1; shift
+  local line; line=$(timeout 300 "$@" 2>>"$out/err.log" | grep '^{' | tail -1)
+  echo "{\"variant\": \"$name\", \"report\": ${line:-null}}" >> "$rows"
+  echo "$name: $(echo "$line" | cut -c1-160)"
+}
+for round in $(seq 1 "${ROUNDS:-2}"); do
+  run 1gpu env STARPU_NCUDA=1 "$here/run.sh" $app $args
+  run "${g}rank-default" env CUDA_VISIBLE_DEVICES=$visible $mpi -np $g bash -c 'ranked "$@"' ranked $app $args
+  for tile in ${TILES:-2016x2016x252 2016x2016x126}; do
+    run "${g}rank-$tile" env CUDA_VISIBLE_DEVICES=$visible $mpi -np $g bash -c 'ranked "$@"' ranked $app $args --tile $tile
+  done
+done
+python3 - "$rows" <<'PY'
+import json, statistics, sys
+by = {}
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r["report"]: by.setdefault(r["variant"], []).append(r["report"])
+base = statistics.median(x["stepping_seconds"] for x in by.get("1gpu", [])) if "1gpu" in by else float("nan")
+print(f"{'variant':26} {'n':>2} {'tile':>16} {'H':>3} {'k':>2} {'step s':>8} {'spread':>15} {'x 1 GPU':>8} {'whole s':>8} checksum")
+for v, rs in by.items():
+    s = sorted(x["stepping_seconds"] for x in rs)
+    m = statistics.median(s)
+    print(f"{v:26} {len(rs):>2} {rs[0]['tile']:>16} {rs[0]['height']:>3} {rs[0]['kernel_height']:>2} {m:8.3f} {s[0]:7.3f}-{s[-1]:7.3f} "
+          f"{base / m:8.3f} {statistics.median(x['seconds'] for x in rs):8.3f} {','.join(sorted({x['checksum'] for x in rs}))}")
+PY
