@@ -52,6 +52,19 @@ TEST(Tiling, AutoTileKeepsWholeRowsAndFeedsEveryWorker) {
   EXPECT_EQ(trapeze::choose_tile({1000, 1, 1}, 1, 2), (Extent{125, 1, 1}));
 }
 
+// Ranks on GPUs: thin slabs (3-D) get more tiles so the strips' trip
+// between ranks hides behind the rest; wide ones (2-D) and one process keep two.
+TEST(Tiling, GpuTilesBetweenRanks) {
+  using trapeze::gpu_tiles_per_gpu;
+  EXPECT_EQ(gpu_tiles_per_gpu({1792, 1792, 1792}, 3, 2, 2, 1, 4), 4);  // 896 planes a rank: 4 of 224
+  EXPECT_EQ(gpu_tiles_per_gpu({2016, 2016, 2016}, 3, 4, 4, 1, 4), 4);  // 504 planes: 4 of 126
+  EXPECT_EQ(gpu_tiles_per_gpu({1024, 1024, 1024}, 3, 4, 4, 1, 4), 2);  // 256 planes: 2 of 128, not 4 of 64
+  EXPECT_EQ(gpu_tiles_per_gpu({512, 512, 512}, 3, 2, 2, 1, 4), trapeze::tiles_per_gpu);  // too thin to cut further
+  EXPECT_EQ(gpu_tiles_per_gpu({90112, 90112, 1}, 2, 2, 2, 1, 4), trapeze::tiles_per_gpu);  // the trip is 1% of a stage
+  EXPECT_EQ(gpu_tiles_per_gpu({1792, 1792, 1792}, 3, 2, 1, 1, 4), trapeze::tiles_per_gpu);  // one process: GPU to GPU
+  EXPECT_EQ(trapeze::choose_gpu_tile({1792, 1792, 1792}, 3, 2, 4), (Extent{1792, 1792, 224}));
+}
+
 TEST(HaloPieces, PeriodicGhostWiderThanDomainIsRejected) {
   const trapeze::Tiling tiling({5, 40, 1}, 2, {5, 8, 1});
   try {

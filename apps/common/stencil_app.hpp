@@ -320,6 +320,14 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   // then share tiles cut for all of them (each rank's workers get their two
   // bands), where one rank's count left too few tiles to go round.
   trapeze::Plan plan = make_plan(options, S::dims, grid.extent(), runtime.cpu_workers_of_all_ranks(), gpus);
+  // Ranks on GPUs: thinner tiles where the strips' trip between ranks must
+  // hide behind the rest of a rank's work (trapeze/tile_size.hpp).
+  if (options.tile == "auto" && gpus > 0 && runtime.ranks() > 1) {
+    const int per_gpu = trapeze::gpu_tiles_per_gpu(
+        grid.extent(), S::dims, gpus, runtime.ranks(), S::shape.radius[S::dims - 1],
+        static_cast<double>(trapeze::updated_fields_of<S>) * sizeof(typename S::value_type));
+    plan.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, per_gpu);
+  }
   // Out-of-core on the GPUs (seed 003): the domain's device footprint beyond
   // what they may hold (STARPU_LIMIT_CUDA_MEM honoured). Tiles then stream:
   // an automatic tile is a near cube of an eighth of a GPU's memory, and

@@ -25,6 +25,15 @@ Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu) {
   return tile;
 }
 
+int gpu_tiles_per_gpu(const Extent& domain, int dims, int gpus, int ranks, Index radius, double cell_bytes) {
+  if (ranks <= 1 || gpus <= 1) return tiles_per_gpu;
+  const double slab = static_cast<double>(domain[dims - 1]) / gpus;  // cut along the slowest dimension
+  const double share = static_cast<double>(radius) * cell_bytes * gpu_cells_per_second / (rank_link_bytes_per_second * slab);
+  if (share < strip_trip_share_for_more_tiles) return tiles_per_gpu;
+  const auto thick_enough = static_cast<int>(slab / static_cast<double>(thinnest_tile_between_ranks));
+  return std::clamp(thick_enough, tiles_per_gpu, most_tiles_per_gpu_between_ranks);
+}
+
 Extent choose_out_of_core_tile(const Extent& domain, int dims, double cell_bytes, double budget_bytes) {
   Extent tile = domain;
   const auto bytes = [&] {

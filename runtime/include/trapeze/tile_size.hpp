@@ -26,6 +26,32 @@ Extent choose_tile(const Extent& domain, int dims, int workers, int height = 0);
 inline constexpr int tiles_per_gpu = 2;
 Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu = tiles_per_gpu);
 
+// Under MPI a rank's strips to and from its neighbours travel through host
+// memory (GPU to host, MPI, host to GPU: about 4 GB/s between two ranks of
+// one node, fitted in docs/SCALING.md) while the rank computes its other
+// tiles, those next to another rank first. Where that trip is a large share
+// of a stage (a thin slab a rank, as 3-D domains give), the tiles next to
+// the neighbours must be a small share of the rank's work so the rest covers
+// the trip. The share is worked out per stage and cancels the height:
+// strip bytes / link against slab cells / GPU rate, i.e.
+// radius x bytes a cell x rate / (link x slab thickness).
+// Measured (2 ranks, stepping, interleaved medians, docs/PERF.md
+// 2026-11-26), one GPU = 1.00:
+//   two H100s, jacobi3d 1792^3: 2 tiles a rank 1.28-1.32x, 4 tiles 1.42x,
+//     8 tiles (112 planes) 1.63-1.71x, 16 tiles (56 planes) 0.20x;
+//   two H200s, jacobi3d 2016^3: 4 tiles (252 planes) 1.83x, 6 tiles 1.81x,
+//     8 tiles 1.75x, 9 tiles (112 planes) 0.82x.
+// Past 8 tiles a rank the runs collapse (not understood: not the planes'
+// thickness, since 112 held on the H100), so 4, which gained on both.
+inline constexpr double strip_trip_share_for_more_tiles = 0.1;
+inline constexpr int most_tiles_per_gpu_between_ranks = 4;
+inline constexpr Index thinnest_tile_between_ranks = 112;
+inline constexpr double rank_link_bytes_per_second = 4e9;
+inline constexpr double gpu_cells_per_second = 5e11;
+// Tiles per GPU for `gpus` GPUs over `ranks` ranks: tiles_per_gpu in one
+// process or where the strips' trip is a small share of a stage.
+int gpu_tiles_per_gpu(const Extent& domain, int dims, int gpus, int ranks, Index radius, double cell_bytes);
+
 // Out-of-core: tiles of at most `budget_bytes` each (at `cell_bytes` per
 // cell), as near cubes as the domain allows, so the ghost zone of a tall
 // trapezoid adds as little as it can (seed 003 cuts along one dimension and
