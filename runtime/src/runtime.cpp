@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <cstdlib>
 #include <string_view>
@@ -68,6 +69,36 @@ class HiddenVariable {
   const char* name_;
   std::optional<std::string> saved_;
 };
+
+// A value StarPU reads inside starpu_init, given there only where the user
+// has not set the variable, and taken away again afterwards.
+class DefaultVariable {
+ public:
+  DefaultVariable(const char* name, const char* value) : name_(name), set_(std::getenv(name) == nullptr) {
+    if (set_) setenv(name, value, 0);
+  }
+  ~DefaultVariable() {
+    if (set_) unsetenv(name_);
+  }
+  DefaultVariable(const DefaultVariable&) = delete;
+  DefaultVariable& operator=(const DefaultVariable&) = delete;
+
+ private:
+  const char* name_;
+  bool set_;
+};
+
+// StarPU keeps a share of each GPU's memory chunks clean: whenever fewer
+// than 5% of them (STARPU_MINIMUM_CLEAN_BUFFERS, counted in chunks, not
+// bytes) hold a copy also valid in main memory, it writes dirty ones back
+// until 10% do (memalloc.c, starpu_memchunk_tidy). A run's tiles are written
+// on the GPU at every stage, so past a few tiles a GPU that rule wrote whole
+// tiles back over PCIe again and again: jacobi3d 1792^3 in 16 tiles on one
+// H100 stepped 9.3x slower than in 2 and moved 614 GB over PCIe against 49
+// (docs/PERF.md, 2026-11-26). Tiles live on the GPU until the run collects
+// them, so the rule is off unless the user sets it; with a disk node it stays
+// (main memory is then what StarPU evicts from).
+constexpr const char* clean_buffer_variables[] = {"STARPU_MINIMUM_CLEAN_BUFFERS", "STARPU_TARGET_CLEAN_BUFFERS"};
 
 // StarPU's disk backend asserts (and aborts) on a directory it cannot write.
 void check_disk_directory(const std::string& directory) {
@@ -146,6 +177,10 @@ Runtime::Runtime(const RuntimeOptions& options) {
       !options.scheduler.empty() || default_for_gpus || options.cpus >= 0 || options.cuda_devices >= 0;
   std::optional<HiddenVariable> hidden;
   if (own_policy || !options.scheduler.empty()) hidden.emplace("STARPU_SCHED");
+  std::vector<std::unique_ptr<DefaultVariable>> defaults;
+  if (options.disk_directory.empty()) {
+    for (const char* name : clean_buffer_variables) defaults.push_back(std::make_unique<DefaultVariable>(name, "0"));
+  }
   if (mpi_) {
     mpi::start_starpu(conf);
     rank_ = mpi::rank();
@@ -156,6 +191,7 @@ Runtime::Runtime(const RuntimeOptions& options) {
     if (rc != 0) throw RuntimeError("starpu_init", rc);
   }
   hidden.reset();
+  defaults.clear();
   cuda_workers_of_all_ranks_ = mpi_ ? mpi::sum(cuda_worker_count()) : cuda_worker_count();
   cpu_workers_of_all_ranks_ = mpi_ ? mpi::sum(cpu_worker_count()) : cpu_worker_count();
   tile_interface_ = std::make_unique<TileInterfaceOps>();

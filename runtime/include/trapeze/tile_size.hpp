@@ -41,10 +41,11 @@ Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu = t
 //     8 tiles (112 planes) 1.63-1.71x, 16 tiles (56 planes) 0.20x;
 //   two H200s, jacobi3d 2016^3: 4 tiles (252 planes) 1.83x, 6 tiles 1.81x,
 //     8 tiles 1.75x, 9 tiles (112 planes) 0.82x.
-// Past 8 tiles a GPU runs collapse, MPI or not: one process on one H100,
-// 1792^3 in 16 tiles of 112 planes stepped 9.3x slower than in 2 and moved
-// 614 GB over PCIe against 49 GB (not understood yet), so 4, which gained
-// on both machines.
+// Past 8 tiles a GPU those runs collapsed, MPI or not: StarPU's clean-buffer
+// rule wrote tiles back to main memory (now off, runtime.cpp; 16 tiles on
+// one H100 then step 1.14x the time of 2, not 9.3x). The cap of 4 gained on
+// both machines with the rule still on; more may pay now (not yet measured
+// under MPI).
 inline constexpr double strip_trip_share_for_more_tiles = 0.1;
 inline constexpr int most_tiles_per_gpu_between_ranks = 4;
 inline constexpr Index thinnest_tile_between_ranks = 112;
