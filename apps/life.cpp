@@ -41,12 +41,8 @@ int run_bits(const apps::CommonOptions& options, const trapeze::Boundary& bounda
   if (apps::is_hdf5_path(options.output)) {
     throw trapeze::InvalidArgument("--bits writes --output as text (index and cell a line), not HDF5: " + options.output);
   }
-  // A dead (alive) cell outside the board is a word of zeros (ones).
-  const trapeze::Boundary words_boundary =
-      boundary.kind == trapeze::BoundaryKind::constant ? trapeze::Boundary::constant(boundary.value != 0 ? 4294967295.0 : 0.0)
-                                                       : boundary;
   const long width = cells[0], height = cells[1];
-  trapeze::Grid<std::uint32_t> grid({width / 32, height, 1}, 2, 1, 0, 1, words_boundary);
+  trapeze::Grid<std::uint32_t> grid({width / 32, height, 1}, 2, 1, 0, 1, apps::life_bits_boundary(boundary));
   RandomBoard board_of(seed, density);
   for (auto& word : grid.updated()) word = board_of.word();
   const auto board = [&] { return apps::unpack_life_words(grid.updated(), width, height); };

@@ -24,11 +24,6 @@ using trapeze::Grid;
 
 const Boundary dead = Boundary::constant(0), alive = Boundary::constant(1), periodic = Boundary::periodic();
 
-Boundary words_boundary(const Boundary& cells) {
-  return cells.kind == trapeze::BoundaryKind::constant ? Boundary::constant(cells.value != 0 ? 4294967295.0 : 0.0)
-                                                       : cells;
-}
-
 std::vector<std::uint8_t> random_cells(long width, long height, std::uint64_t seed, double density) {
   std::mt19937_64 engine(seed);
   std::bernoulli_distribution is_alive(density);
@@ -48,7 +43,7 @@ std::vector<std::uint8_t> life_cells(const std::vector<std::uint8_t>& start, lon
 
 Grid<std::uint32_t> packed_grid(const std::vector<std::uint8_t>& start, long width, long height,
                                 const Boundary& boundary) {
-  Grid<std::uint32_t> grid({width / 32, height, 1}, 2, 1, 0, 1, words_boundary(boundary));
+  Grid<std::uint32_t> grid({width / 32, height, 1}, 2, 1, 0, 1, apps::life_bits_boundary(boundary));
   const auto words = apps::pack_life_cells(start.data(), width, height);
   std::copy(words.begin(), words.end(), grid.updated().begin());
   return grid;

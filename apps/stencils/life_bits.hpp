@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "trapeze/boundary.hpp"
 #include "trapeze/stencil.hpp"
 
 namespace apps {
@@ -54,6 +55,14 @@ struct LifeBits {
     return twos & (ones | self) & ~four_or_more;
   }
 };
+
+// The words' boundary for a board's: a dead (alive) cell outside it is a
+// word of zeros (ones); periodic stays periodic.
+inline trapeze::Boundary life_bits_boundary(const trapeze::Boundary& cells) {
+  return cells.kind == trapeze::BoundaryKind::constant
+             ? trapeze::Boundary::constant(cells.value != 0 ? 4294967295.0 : 0.0)
+             : cells;
+}
 
 // A board of byte cells (0 dead, anything else alive; width a multiple of 32)
 // as words, and back.
