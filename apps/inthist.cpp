@@ -37,7 +37,6 @@ int run_bins(const apps::WavefrontOptions& options, const std::vector<std::uint8
 int main(int argc, char** argv) {
   CLI::App cli{"Integral histogram of a random 8-bit image, run as a Trapeze wavefront"};
   apps::WavefrontOptions options;
-  options.tile = "256x256";
   apps::add_wavefront_options(cli, options);
   std::string size = "1024x1024";
   int bins = 16;

@@ -10,7 +10,6 @@
 int main(int argc, char** argv) {
   CLI::App cli{"Summed-area table of a random image, run as a Trapeze wavefront"};
   apps::WavefrontOptions options;
-  options.tile = "256x256";
   apps::add_wavefront_options(cli, options);
   std::string size = "2048x2048";
   std::uint32_t max_pixel = 255;

@@ -3,7 +3,8 @@
 // (bytes read + written), then each conversion of codelets/cuda/layout_kernels.cuh
 // (2-D transposition both ways, anti-diagonal and main-diagonal
 // diagonalisation both ways, on a square and two rectangles; 3-D exchanges of
-// x with y, x with z and y with z), every variant once per round in turn,
+// x with y, x with z and y with z; seed 004's banded layout of wavefront
+// tiles both ways), every variant once per round in turn,
 // medians and spread, each as bytes moved (read + written) per second and as
 // a fraction of the copy. Each variant's output is first checked bit for bit
 // against the CPU reference on a smaller array of the same shape class. A
@@ -22,9 +23,11 @@
 #include <string>
 #include <vector>
 
+#include "codelets/cuda/banded_layout_kernels.cuh"
 #include "codelets/cuda/layout_kernels.cuh"
 #include "gpu_plain_loop.hpp"
 #include "gpu_timing.cuh"
+#include "trapeze/banded_layout.hpp"
 #include "trapeze/layout.hpp"
 
 namespace {
@@ -134,6 +137,44 @@ Variant exchange(const Extent& e, int a, int b) {
   return v;
 }
 
+// Seed 004's banded layout of wavefront tiles (codelets/cuda/banded_layout_kernels.cuh),
+// a tile of whole bands (no padding) to it or back, with lanes of `lane_rows` rows.
+Variant banded(bool to_banded, Index rows, Index columns, int lane_rows) {
+  const trapeze::BandedLayout layout{rows, columns, lane_rows};
+  if (layout.cells() != rows * columns) {
+    std::fprintf(stderr, "gpu_layouts: %lldx%lld is not whole bands of %d rows\n", static_cast<long long>(rows),
+                 static_cast<long long>(columns), 32 * lane_rows);
+    std::exit(2);
+  }
+  auto convert = [to_banded](const float* in, float* out, const trapeze::BandedLayout& l) {
+    if (to_banded) trapeze::cuda::launch_banded_conversion<float, true>(in, out, l.columns, l, nullptr);
+    else trapeze::cuda::launch_banded_conversion<float, false>(in, out, l.columns, l, nullptr);
+  };
+  Variant v{std::string(to_banded ? "row-major -> banded" : "banded -> row-major") + " L" + std::to_string(lane_rows),
+            std::to_string(rows) + "x" + std::to_string(columns), rows * columns,
+            [=](const float* in, float* out) { convert(in, out, layout); }, nullptr, {}, ""};
+  // A smaller tile of the same aspect with a short last band, every cell checked.
+  const trapeze::BandedLayout small{rows / 8 + 3, columns / 8 + 5, lane_rows};
+  v.check = [=] {
+    const auto row_major = random_floats(static_cast<std::size_t>(small.rows * small.columns), 9);
+    std::vector<float> bands(static_cast<std::size_t>(small.cells()), 0.0f);
+    trapeze::to_banded(row_major.data(), small.columns, small, bands.data());
+    const std::vector<float>& in = to_banded ? row_major : bands;
+    std::vector<float> padded_in(bands.size());
+    std::copy(in.begin(), in.end(), padded_in.begin());
+    const auto got = on_device(padded_in, [=](const float* a, float* b) { convert(a, b, small); });
+    for (Index r = 0; r < small.rows; ++r) {
+      for (Index c = 0; c < small.columns; ++c) {
+        const float want = row_major[static_cast<std::size_t>(r * small.columns + c)];
+        const float have = got[static_cast<std::size_t>(to_banded ? small.index(r, c) : r * small.columns + c)];
+        if (std::memcmp(&want, &have, sizeof(float)) != 0) return false;  // the padding is never compared
+      }
+    }
+    return true;
+  };
+  return v;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -179,6 +220,12 @@ int main(int argc, char** argv) {
     variants.push_back(conversion(Layout2D::anti_diagonal, Layout2D::row_major, rows, columns, Tiles::rows64_diagonals64));
   }
   for (auto [a, b] : {std::pair{0, 1}, std::pair{0, 2}, std::pair{1, 2}}) variants.push_back(exchange({640, 640, 640}, a, b));
+  for (const auto& [rows, columns] : std::vector<std::pair<Index, Index>>{{16384, 16384}, {4096, 65536}, {65536, 4096}}) {
+    for (int lane_rows : {8, 16}) {
+      variants.push_back(banded(true, rows, columns, lane_rows));
+      variants.push_back(banded(false, rows, columns, lane_rows));
+    }
+  }
   // TRAPEZE_LAYOUTS_ONLY=text[,text...]: the variants whose "conversion shape" holds one of them (for a profiler).
   if (const char* only = std::getenv("TRAPEZE_LAYOUTS_ONLY")) {
     std::vector<std::string> texts;

@@ -10,9 +10,13 @@
 //     holding the tile's last column for the tile to its right),
 //   [result (RW, vector of one result) when the wavefront folds one],
 //   [row inputs (R, vector of rows)], [column inputs (R, vector of cols)],
-//   [cell inputs (R, matrix rows x cols)], [output (W, matrix rows x cols)].
+//   [cell inputs (R, matrix rows x cols)], [output (W, matrix rows x cols)];
+// in the banded layout (banded_lane_rows > 0) the cell inputs and the
+// output are banded copies instead (contiguous BandedLayout::cells() values,
+// registered as a matrix of a band's cells by bands).
 #include <starpu.h>
 
+#include "trapeze/banded_layout.hpp"
 #include "trapeze/geometry.hpp"
 #include "trapeze/wavefront.hpp"
 
@@ -27,6 +31,11 @@ struct WavefrontTileArgs {
   Index columns;
   bool output;         // the task writes its cells to an output matrix
   int hyper_tile_width;  // GPU: steps per hyper-tile (WavefrontPlan::hyper_tile_width)
+  // Cell inputs and output banded with lanes of this many rows
+  // (trapeze/banded_layout.hpp); 0: row-major matrices.
+  int banded_lane_rows;
+
+  BandedLayout banded_layout() const { return {rows, columns, banded_lane_rows}; }
 };
 
 // A tile task's buffers in the order above, on whichever node the task runs
@@ -41,11 +50,12 @@ struct WavefrontTaskBuffers {
   const cell_input_of<W>* cell_inputs = nullptr;
   Index cell_ld = 0;
   typename W::value_type* output = nullptr;
-  Index output_ld = 0;
+  Index output_ld = 0;  // row-major only, like cell_ld
 };
 
 template <Wavefront W>
-WavefrontTaskBuffers<W> wavefront_task_buffers(void* buffers[], bool output) {
+WavefrontTaskBuffers<W> wavefront_task_buffers(void* buffers[], const WavefrontTileArgs<W>& args) {
+  const bool banded = args.banded_lane_rows > 0;
   using T = typename W::value_type;
   WavefrontTaskBuffers<W> b;
   int next = 0;
@@ -59,12 +69,20 @@ WavefrontTaskBuffers<W> wavefront_task_buffers(void* buffers[], bool output) {
     b.column_inputs = reinterpret_cast<const column_input_of<W>*>(STARPU_VECTOR_GET_PTR(buffers[next++]));
   }
   if constexpr (has_input_v<cell_input_of<W>>) {
-    b.cell_inputs = reinterpret_cast<const cell_input_of<W>*>(STARPU_MATRIX_GET_PTR(buffers[next]));
-    b.cell_ld = STARPU_MATRIX_GET_LD(buffers[next++]);
+    if (banded) {
+      b.cell_inputs = reinterpret_cast<const cell_input_of<W>*>(STARPU_MATRIX_GET_PTR(buffers[next++]));
+    } else {
+      b.cell_inputs = reinterpret_cast<const cell_input_of<W>*>(STARPU_MATRIX_GET_PTR(buffers[next]));
+      b.cell_ld = STARPU_MATRIX_GET_LD(buffers[next++]);
+    }
   }
-  if (output) {
-    b.output = reinterpret_cast<T*>(STARPU_MATRIX_GET_PTR(buffers[next]));
-    b.output_ld = STARPU_MATRIX_GET_LD(buffers[next++]);
+  if (args.output) {
+    if (banded) {
+      b.output = reinterpret_cast<T*>(STARPU_MATRIX_GET_PTR(buffers[next++]));
+    } else {
+      b.output = reinterpret_cast<T*>(STARPU_MATRIX_GET_PTR(buffers[next]));
+      b.output_ld = STARPU_MATRIX_GET_LD(buffers[next++]);
+    }
   }
   return b;
 }

@@ -10,8 +10,10 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "trapeze/banded_layout.hpp"
 #include "trapeze/layout.hpp"
 #if TRAPEZE_HAS_CUDA_STENCILS
 #include "gpu_layouts.hpp"
@@ -29,8 +31,9 @@ std::vector<T> random_cells(std::size_t n, std::uint64_t seed) {
   std::mt19937_64 random(seed);
   std::vector<T> v(n);
   for (T& x : v) {
-    const std::uint64_t bits = random();
-    std::memcpy(&x, &bits, sizeof x);  // any bit pattern: a copy must keep it
+    unsigned char bytes[sizeof(T)];
+    for (unsigned char& b : bytes) b = static_cast<unsigned char>(random());
+    std::memcpy(&x, bytes, sizeof x);  // any bit pattern: a copy must keep it
   }
   return v;
 }
@@ -79,6 +82,50 @@ TEST(GpuLayout, TwoDimensionalConversionsEqualTheReference) {
     expect_2d_conversions<std::uint8_t>(rows, columns, seed++);
     expect_2d_conversions<float>(rows, columns, seed++);
     expect_2d_conversions<double>(rows, columns, seed++);
+  }
+#else
+  GTEST_SKIP() << "built without CUDA: GPU test skipped";
+#endif
+}
+
+// Seed 004's banded layout of wavefront tiles (trapeze/banded_layout.hpp):
+// to it and back, tiles inside wider rows, every lane height the kernels
+// use and odd ones, tiles narrower than the lanes' skew, a short last band.
+template <typename T>
+void expect_banded_conversions(Index rows, Index columns, int lane_rows, std::uint64_t seed) {
+  const trapeze::BandedLayout layout{rows, columns, lane_rows};
+  const Index ld = columns + 5;
+  const auto tile = random_cells<T>(static_cast<std::size_t>(rows * ld), seed);
+  std::vector<T> expected = random_cells<T>(static_cast<std::size_t>(layout.cells()), seed + 1);
+  const auto banded = tests::gpu_to_banded(tile, ld, layout);
+  trapeze::to_banded(tile.data(), ld, layout, expected.data());
+  const std::string what = std::to_string(rows) + "x" + std::to_string(columns) + ", lanes of " +
+                           std::to_string(lane_rows) + " rows, " + std::to_string(sizeof(T)) + "-byte cells";
+  bool equal = true;
+  for (Index r = 0; r < rows && equal; ++r) {
+    for (Index c = 0; c < columns && equal; ++c) {
+      equal = std::memcmp(&banded[layout.index(r, c)], &expected[layout.index(r, c)], sizeof(T)) == 0;
+    }
+  }
+  EXPECT_TRUE(equal) << "to banded, " << what;
+  const auto back = tests::gpu_from_banded(expected, layout, ld);
+  equal = true;
+  for (Index r = 0; r < rows && equal; ++r) equal = std::memcmp(&back[r * ld], &tile[r * ld], sizeof(T) * columns) == 0;
+  EXPECT_TRUE(equal) << "from banded, " << what;
+}
+
+TEST(GpuLayout, BandedConversionsEqualTheReference) {
+#if TRAPEZE_HAS_CUDA_STENCILS
+  if (!tests::cuda_device_present()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  std::uint64_t seed = 200;
+  for (const auto& [rows, columns] : std::vector<std::pair<Index, Index>>{
+           {1, 1}, {1, 300}, {300, 1}, {31, 7}, {32, 31}, {100, 33}, {513, 64}, {700, 129}, {1000, 1001}}) {
+    for (int lane_rows : {1, 3, 8, 16}) {
+      expect_banded_conversions<std::uint8_t>(rows, columns, lane_rows, seed += 2);
+      expect_banded_conversions<std::uint32_t>(rows, columns, lane_rows, seed += 2);
+      expect_banded_conversions<std::uint64_t>(rows, columns, lane_rows, seed += 2);
+      expect_banded_conversions<tests::TwentyByteCell>(rows, columns, lane_rows, seed += 2);
+    }
   }
 #else
   GTEST_SKIP() << "built without CUDA: GPU test skipped";

@@ -1,7 +1,8 @@
 // Wavefronts on CUDA workers (the PeerWave kernel over hyper-tiles) equal the
 // sequential reference bit for bit: Smith-Waterman's score and last cell,
 // dynamic time warping's distance (doubles: the kernels are built with
-// -fmad=false), a summed-area table's every cell (an output kept on the GPU);
+// -fmad=false), a summed-area table's and an integral histogram's every cell
+// (outputs kept on the GPU, banded and row-major);
 // odd spaces (rows not a multiple of a warp's 32, fewer columns than a
 // hyper-tile), hyper-tile widths, whole-space and cut tiles, GPU alone and
 // GPU beside CPU workers, more bands than the GPU holds warps.
@@ -25,6 +26,7 @@
 #include "trapeze/wavefront_run.hpp"
 #include "wavefronts/alignment_scoring.hpp"
 #include "wavefronts/dynamic_time_warping.hpp"
+#include "wavefronts/integral_histogram.hpp"
 #include "wavefronts/smith_waterman.hpp"
 #include "wavefronts/summed_area_table.hpp"
 
@@ -143,23 +145,79 @@ TEST(GpuWavefront, SummedAreaTableEveryCell) {
     trapeze::reference::wavefront(apps::SummedAreaTable{},
                                   trapeze::WavefrontData<apps::SummedAreaTable>{space.rows, space.columns, {}, {}, pixels, expected});
     for (const Shape& tile : {space, Shape{64, 100}}) {
-      for (StageDevices devices : {StageDevices::gpu, StageDevices::all}) {
+      // On the GPU alone: banded by the codelet's choice of lanes, banded with
+      // each lane height its kernels take, and row-major; beside CPUs: row-major.
+      struct Variant {
+        StageDevices devices;
+        trapeze::WavefrontLayout layout;
+        int lane_rows;
+      };
+      for (const Variant& v : {Variant{StageDevices::gpu, trapeze::WavefrontLayout::automatic, 0},
+                               Variant{StageDevices::gpu, trapeze::WavefrontLayout::banded, 8},
+                               Variant{StageDevices::gpu, trapeze::WavefrontLayout::banded, 16},
+                               Variant{StageDevices::gpu, trapeze::WavefrontLayout::row_major, 0},
+                               Variant{StageDevices::all, trapeze::WavefrontLayout::automatic, 0}}) {
         std::fill(got.begin(), got.end(), 0);
+        trapeze::WavefrontPlan plan = plan_of(tile, 32, v.devices);
+        plan.layout = v.layout;
+        plan.banded_lane_rows = v.lane_rows;
+        const std::string what = describe(space, tile, 32, v.devices) + ", layout " + trapeze::to_string(v.layout) +
+                                 ", lanes of " + std::to_string(v.lane_rows);
         {
           trapeze::WavefrontRun run(runtime, apps::SummedAreaTable{},
                                     trapeze::WavefrontData<apps::SummedAreaTable>{space.rows, space.columns, {}, {}, pixels, got},
-                                    plan_of(tile, 32, devices));
+                                    plan);
+          EXPECT_EQ(run.banded(), v.devices == StageDevices::gpu && v.layout != trapeze::WavefrontLayout::row_major) << what;
           run.submit();
           run.wait();
         }
         std::size_t first = 0;
         while (first < got.size() && got[first] == expected[first]) ++first;
-        EXPECT_EQ(first, got.size()) << describe(space, tile, 32, devices) << ": first difference at cell "
+        EXPECT_EQ(first, got.size()) << what << ": first difference at cell "
                                      << first / static_cast<std::size_t>(space.columns) << ", "
                                      << first % static_cast<std::size_t>(space.columns);
       }
     }
   }
+}
+
+// An integral histogram's 20-byte cells (lanes of 4 or 2 rows, conversions
+// cell by cell) banded on the GPU and row-major, every cell against the
+// reference; a lane height the kernels do not take is refused.
+TEST(GpuWavefront, IntegralHistogramBandedAndRowMajor) {
+  trapeze::Runtime runtime({"eager", 2});
+  if (runtime.cuda_worker_count() == 0) GTEST_SKIP() << "no CUDA worker (no GPU or STARPU_NCUDA=0): GPU test skipped";
+  using Histogram = apps::IntegralHistogram<5>;
+  std::mt19937 random(13);
+  for (const Shape& space : {Shape{33, 17}, Shape{300, 129}}) {
+    std::vector<std::uint8_t> bins(static_cast<std::size_t>(space.rows * space.columns));
+    for (auto& b : bins) b = static_cast<std::uint8_t>(random() % 5);
+    std::vector<apps::BinCounts<5>> expected(bins.size()), got(bins.size());
+    trapeze::reference::wavefront(Histogram{}, trapeze::WavefrontData<Histogram>{space.rows, space.columns, {}, {}, bins, expected});
+    for (trapeze::WavefrontLayout layout : {trapeze::WavefrontLayout::automatic, trapeze::WavefrontLayout::row_major}) {
+      for (const Shape& tile : {space, Shape{100, 64}}) {
+        std::memset(got.data(), 0xA5, got.size() * sizeof(got[0]));
+        trapeze::WavefrontPlan plan = plan_of(tile, 32, StageDevices::gpu);
+        plan.layout = layout;
+        {
+          trapeze::WavefrontRun run(runtime, Histogram{}, trapeze::WavefrontData<Histogram>{space.rows, space.columns, {}, {}, bins, got},
+                                    plan);
+          EXPECT_EQ(run.banded(), layout == trapeze::WavefrontLayout::automatic);
+          run.submit();
+          run.wait();
+        }
+        EXPECT_EQ(std::memcmp(got.data(), expected.data(), got.size() * sizeof(got[0])), 0)
+            << describe(space, tile, 32, StageDevices::gpu) << ", layout " << trapeze::to_string(layout);
+      }
+    }
+  }
+  trapeze::WavefrontPlan odd = plan_of({64, 64}, 32, StageDevices::gpu);
+  odd.layout = trapeze::WavefrontLayout::banded;
+  odd.banded_lane_rows = 3;
+  std::vector<std::uint8_t> bins(64 * 64);
+  std::vector<apps::BinCounts<5>> out(bins.size());
+  EXPECT_THROW(trapeze::WavefrontRun(runtime, Histogram{}, trapeze::WavefrontData<Histogram>{64, 64, {}, {}, bins, out}, odd),
+               trapeze::InvalidArgument);
 }
 
 // --width auto: the training runs once per shape (then the cache answers),

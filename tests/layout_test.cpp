@@ -6,10 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <random>
 #include <vector>
 
+#include "trapeze/banded_layout.hpp"
 #include "trapeze/layout.hpp"
 
 namespace {
@@ -104,6 +107,101 @@ TEST(Layout, DimensionExchangesUndoThemselves) {
   // (x, z) exchanged: cell (x=1, y=2, z=3) of 5x3x4 lands at (3, 2, 1) of 4x3x5.
   trapeze::swap_dimensions(a.data(), b.data(), e, 0, 2);
   EXPECT_EQ(b[(1 * 3 + 2) * 4 + 3], a[(3 * 3 + 2) * 5 + 1]);
+}
+
+}  // namespace
+
+// Seed 004's banded (hybrid row/diagonal-major) layout of a wavefront tile
+// (trapeze/banded_layout.hpp): a bijection onto its slots, the 32 lanes of
+// a step side by side, and conversions that undo each other.
+namespace {
+
+using trapeze::BandedLayout;
+
+const std::vector<std::pair<Index, Index>> band_shapes{{1, 1},  {1, 40},  {40, 1},  {31, 5},  {32, 31},
+                                                       {33, 32}, {100, 33}, {257, 100}, {70, 3}};
+const int lane_rows_tried[] = {1, 3, 8, 16};
+
+TEST(BandedLayout, IsABijectionOntoItsSlotsLeavingOnlyTheLastBandsPadding) {
+  for (const auto& [rows, columns] : band_shapes) {
+    for (int lane_rows : lane_rows_tried) {
+      const BandedLayout layout{rows, columns, lane_rows};
+      EXPECT_GE(layout.cells(), rows * columns);
+      EXPECT_LT(layout.cells() - rows * columns, layout.band_rows() * columns);  // padding: less than one band
+      std::vector<int> seen(static_cast<std::size_t>(layout.cells()), 0);
+      for (Index r = 0; r < rows; ++r) {
+        for (Index c = 0; c < columns; ++c) {
+          const Index at = layout.index(r, c);
+          ASSERT_GE(at, 0);
+          ASSERT_LT(at, layout.cells());
+          ++seen[static_cast<std::size_t>(at)];
+        }
+      }
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), rows * columns) << rows << "x" << columns << " L " << lane_rows;
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), 0), layout.cells() - rows * columns);
+    }
+  }
+}
+
+// What the GPU kernel relies on: at step s lane k computes column s - k of
+// its rows, and those 32 cells of one lane row are neighbours, lane by lane,
+// in slot s mod columns of the band.
+TEST(BandedLayout, TheLanesOfAStepAreNeighbours) {
+  for (const auto& [rows, columns] : std::vector<std::pair<Index, Index>>{{96, 40}, {512, 100}, {64, 7}}) {
+    for (int lane_rows : {1, 3, 8}) {
+      const BandedLayout layout{rows, columns, lane_rows};
+      for (Index band = 0; band * layout.band_rows() + layout.band_rows() <= rows; ++band) {
+        for (Index s = 0; s < columns + 31; ++s) {
+          for (int j = 0; j < lane_rows; ++j) {
+            const Index slot_start = ((band * columns + s % columns) * layout.band_rows()) + j * 32;
+            for (int k = 0; k < 32; ++k) {
+              const Index c = s - k;
+              if (c < 0 || c >= columns) continue;
+              ASSERT_EQ(layout.index(band * layout.band_rows() + k * lane_rows + j, c), slot_start + k)
+                  << "band " << band << " step " << s << " lane " << k << " lane row " << j;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+template <typename T>
+void expect_round_trip(std::mt19937& random) {
+  for (const auto& [rows, columns] : band_shapes) {
+    for (int lane_rows : lane_rows_tried) {
+      const BandedLayout layout{rows, columns, lane_rows};
+      const Index ld = columns + 3;  // a tile inside a wider array
+      std::vector<T> tile(static_cast<std::size_t>(rows * ld)), back(tile.size());
+      auto* bytes = reinterpret_cast<unsigned char*>(tile.data());
+      for (std::size_t i = 0; i < tile.size() * sizeof(T); ++i) bytes[i] = static_cast<unsigned char>(random());
+      std::vector<T> banded(static_cast<std::size_t>(layout.cells()));
+      trapeze::to_banded(tile.data(), ld, layout, banded.data());
+      for (Index r = 0; r < rows; ++r) {
+        for (Index c = 0; c < columns; ++c) {
+          ASSERT_EQ(std::memcmp(&banded[layout.index(r, c)], &tile[r * ld + c], sizeof(T)), 0);
+        }
+      }
+      trapeze::from_banded(banded.data(), layout, back.data(), ld);
+      for (Index r = 0; r < rows; ++r) {
+        ASSERT_EQ(std::memcmp(&back[r * ld], &tile[r * ld], sizeof(T) * columns), 0)
+            << rows << "x" << columns << " L " << lane_rows << " row " << r << ", " << sizeof(T) << "-byte cells";
+      }
+    }
+  }
+}
+
+struct TwentyBytes {
+  std::uint32_t word[5];
+};
+
+TEST(BandedLayout, ConversionsUndoEachOtherForCellsOfAnySize) {
+  std::mt19937 random(17);
+  expect_round_trip<std::uint8_t>(random);
+  expect_round_trip<std::uint32_t>(random);
+  expect_round_trip<std::uint64_t>(random);
+  expect_round_trip<TwentyBytes>(random);
 }
 
 }  // namespace

@@ -100,6 +100,12 @@ def main():
         report = json_line("inthist", "--verify", "--size", "123x77", "--tile", "40x33", "--bins", "32")
         check(report.get("verified") is True and sum(report.get("histogram", [])) == 123 * 77,
               f"inthist verified, its histogram counts every pixel: {report.get('histogram')}")
+        # The banded layout on CPU workers (conversion tasks around every tile): the same tables.
+        report = json_line("sat", "--verify", "--size", "301x77", "--tile", "32x16", "--layout", "banded")
+        check(report.get("verified") is True and report.get("layout") == "banded", f"sat banded verified: {report}")
+        check(json_line("sat", "--size", "40x40").get("layout") == "row", "sat on CPUs: row-major by default")
+        report = json_line("inthist", "--verify", "--size", "123x77", "--tile", "40x33", "--bins", "8", "--layout", "banded")
+        check(report.get("verified") is True and report.get("layout") == "banded", f"inthist banded verified: {report}")
         for app in ("smith-waterman", "sat", "dtw", "inthist"):
             check(run(app, "--help").returncode == 0, f"{app} --help")
 
@@ -181,6 +187,7 @@ def main():
         refused("smith-waterman", "--width must be auto or a whole number from 8 to 65536, got '7'", "--width", "7")
         refused("dtw", "--width must be auto or a whole number from 8 to 65536, got 'wide'", "--width", "wide")
         refused("sat", "--width must be", "--width", "32x")
+        refused("sat", "layout must be auto, row or banded, got 'diagonal'", "--layout", "diagonal")
         refused("sat", "more than this machine", "--size", "2000000x2000000")
     print("wavefront apps:", "all checks passed" if not failures else f"{len(failures)} failed")
     return 1 if failures else 0

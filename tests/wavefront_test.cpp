@@ -135,6 +135,91 @@ TEST(Wavefront, IntegralHistogramEqualsTheReferenceOnEveryTiling) {
   }
 }
 
+// The banded layout kept on CPU workers (WavefrontLayout::banded): the run
+// converts cell inputs and outputs in tasks of their own and the tile tasks
+// read and write banded copies, for any lane height, odd tiles and spaces
+// narrower than a band's skew. The result is the row-major run's, bit for bit.
+TEST(Wavefront, BandedLayoutGivesTheReferenceThroughItsConversionTasks) {
+  std::mt19937 random(21);
+  const std::vector<Shape> spaces{{1, 1}, {37, 53}, {129, 7}, {300, 45}};
+  const std::vector<Shape> tiles{{37, 53}, {64, 7}, {100, 20}, {512, 512}};
+  for (const Shape& space : spaces) {
+    std::vector<std::uint32_t> image(static_cast<std::size_t>(space.rows * space.columns));
+    for (auto& pixel : image) pixel = random();
+    std::vector<std::uint8_t> bins(image.size());
+    for (auto& b : bins) b = static_cast<std::uint8_t>(random() % 5);
+    std::vector<std::uint64_t> sums(image.size());
+    trapeze::WavefrontData<apps::SummedAreaTable> table{space.rows, space.columns, {}, {}, image, sums};
+    trapeze::reference::wavefront(apps::SummedAreaTable{}, table);
+    using Histogram = apps::IntegralHistogram<5>;
+    std::vector<apps::BinCounts<5>> counts(image.size());
+    trapeze::WavefrontData<Histogram> histogram{space.rows, space.columns, {}, {}, bins, counts};
+    trapeze::reference::wavefront(Histogram{}, histogram);
+    for (const Shape& tile : tiles) {
+      for (int lane_rows : {1, 3, 8, 16}) {
+        trapeze::WavefrontPlan plan{tile.rows, tile.columns};
+        plan.layout = trapeze::WavefrontLayout::banded;
+        plan.banded_lane_rows = lane_rows;
+        const std::string what = describe(space, tile) + ", lanes of " + std::to_string(lane_rows) + " rows";
+        std::vector<std::uint64_t> sums_out(image.size(), 12345);
+        table.output = sums_out;
+        {
+          trapeze::WavefrontRun run(runtime(), apps::SummedAreaTable{}, table, plan);
+          ASSERT_TRUE(run.banded());
+          EXPECT_EQ(run.banded_lane_rows(0), lane_rows);
+          run.submit();
+          run.wait();
+          EXPECT_EQ(run.tasks_in_run(), 3 * run.tiles()) << what;  // each tile, its input's and its output's conversion
+          EXPECT_EQ(run.tasks_completed(), run.tasks_in_run()) << what;
+        }
+        EXPECT_EQ(sums_out, sums) << what;
+        std::vector<apps::BinCounts<5>> counts_out(image.size());
+        histogram.output = counts_out;
+        {
+          trapeze::WavefrontRun run(runtime(), Histogram{}, histogram, plan);
+          run.submit();
+          run.wait();
+        }
+        EXPECT_EQ(std::memcmp(counts_out.data(), counts.data(), counts.size() * sizeof(counts[0])), 0) << what;
+      }
+    }
+  }
+}
+
+// Where tiles run on CPUs, the automatic layout is row-major; a run that has
+// no cell inputs or output has no layout to choose; bad lane heights and the
+// banded layout across MPI ranks are refused.
+TEST(Wavefront, AutomaticLayoutIsRowMajorOnCpusAndBadLanesAreRefused) {
+  std::vector<std::uint32_t> image(40 * 40, 1);
+  std::vector<std::uint64_t> sums(image.size());
+  const trapeze::WavefrontData<apps::SummedAreaTable> table{40, 40, {}, {}, image, sums};
+  {
+    trapeze::WavefrontRun run(runtime(), apps::SummedAreaTable{}, table, {16, 16});
+    EXPECT_FALSE(run.banded());
+  }
+  const auto w = apps::make_smith_waterman(apps::Alphabet::dna, 2, -3, 5, 2);
+  const std::vector<std::uint8_t> sequence(40, 1);
+  trapeze::WavefrontPlan banded{16, 16};
+  banded.layout = trapeze::WavefrontLayout::banded;
+  {
+    trapeze::WavefrontRun run(runtime(), w, {40, 40, sequence, sequence, {}, {}}, banded);
+    EXPECT_FALSE(run.banded());  // score only: nothing to lay out
+  }
+  for (int bad : {-1, 65}) {
+    banded.banded_lane_rows = bad;
+    try {
+      trapeze::WavefrontRun run(runtime(), apps::SummedAreaTable{}, table, banded);
+      FAIL() << "lanes of " << bad << " rows accepted";
+    } catch (const trapeze::InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("got " + std::to_string(bad)), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(trapeze::parse_wavefront_layout("banded"), trapeze::WavefrontLayout::banded);
+  EXPECT_EQ(trapeze::parse_wavefront_layout("row"), trapeze::WavefrontLayout::row_major);
+  EXPECT_EQ(trapeze::to_string(trapeze::parse_wavefront_layout("auto")), "auto");
+  EXPECT_THROW(trapeze::parse_wavefront_layout("diagonal"), trapeze::InvalidArgument);
+}
+
 TEST(Wavefront, RunsResumedFromEveryCheckpointEndAsTheWholeRunDoes) {
   const auto w = apps::make_smith_waterman(apps::Alphabet::protein, 0, 0, 10, 1);
   for (const Shape& space : std::vector<Shape>{{301, 257}, {64, 1000}, {1000, 5}}) {

@@ -34,6 +34,7 @@ struct WavefrontOptions : RunReportOptions {
   trapeze::Index checkpoint_every = 0;
   std::string restart;                // a checkpoint to resume from
   std::string output;                 // apps that keep every cell: HDF5 file of the table
+  std::string layout = "auto";        // of cell inputs and outputs where tiles run: auto, row or banded
 };
 
 void add_wavefront_options(CLI::App& cli, WavefrontOptions& options);
@@ -149,10 +150,12 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
   const ProgressLine progress(name, options, runtime);
   WavefrontOutcome<W> outcome;
   trapeze::Index tiles = 0;
+  bool banded = false;
   double seconds = 0;
   {
     trapeze::WavefrontRun run(runtime, wavefront, data, plan, std::move(resume));
     tiles = run.tiles();
+    banded = run.banded();
     if (!options.checkpoint.empty()) {
       run.checkpoint_every(options.checkpoint_every, [&](const trapeze::WavefrontCheckpoint<W>& state) {
         WavefrontCheckpointFile f{name, data.rows, data.columns, fingerprint, state.first_row,
@@ -212,6 +215,7 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
                                                                            {"sync_seconds", width_decision->costs.sync_seconds}}
                                                           : nlohmann::json(nullptr)},
                            {"tiles", tiles},
+                           {"layout", banded ? "banded" : "row"},
                            {"first_row", first_row},
                            {"window", plan.max_tasks_in_flight},
                            {"seconds", seconds},

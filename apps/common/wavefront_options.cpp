@@ -16,6 +16,11 @@ void add_wavefront_options(CLI::App& cli, WavefrontOptions& options) {
                  "GPU: steps of a band's anti-diagonal sweep per hyper-tile (seed 004's width), 8 to 65536, or auto: "
                  "seed 004's model with its constants from a training run on the space's first columns, cached")
       ->capture_default_str();
+  cli.add_option("--layout", options.layout,
+                 "apps that read an image or keep every cell: layout of a tile's cells where it runs: auto (banded on "
+                 "GPUs alone, row-major elsewhere), row, or banded (seed 004's hybrid row/diagonal-major layout, "
+                 "converted on the device by tasks of the run)")
+      ->capture_default_str();
   cli.add_option("--checkpoint", options.checkpoint,
                  "write the run's state to this file every --checkpoint-every rows of tiles (score-only apps)");
   cli.add_option("--checkpoint-every", options.checkpoint_every, "rows of tiles between checkpoints")
@@ -99,6 +104,7 @@ trapeze::WavefrontPlan make_wavefront_plan(const WavefrontOptions& options, trap
   plan.tile_rows = tile[0];
   plan.tile_columns = tile[1];
   plan.devices = requested_wavefront_devices(options);
+  plan.layout = trapeze::parse_wavefront_layout(options.layout);
   // auto: decided once the runtime knows its GPUs (run_wavefront_app); 32 until then.
   plan.hyper_tile_width = options.width == "auto" ? 32 : parse_hyper_tile_width(options.width);
   return plan;

@@ -23,8 +23,10 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "../wavefront_args.hpp"
+#include "trapeze/banded_layout.hpp"
 #include "trapeze/wavefront.hpp"
 
 namespace trapeze {
@@ -177,7 +179,7 @@ void wavefront_tile_cpu(void* buffers[], void* cl_arg) {
   WavefrontTileArgs<W> args;
   starpu_codelet_unpack_args(cl_arg, &args);
   const W& wavefront = *args.wavefront;
-  const WavefrontTaskBuffers<W> b = wavefront_task_buffers<W>(buffers, args.output);
+  const WavefrontTaskBuffers<W> b = wavefront_task_buffers<W>(buffers, args);
   WavefrontTileView<W> view;
   view.top = b.top;
   view.left = b.left;
@@ -187,6 +189,24 @@ void wavefront_tile_cpu(void* buffers[], void* cl_arg) {
   view.cell_ld = b.cell_ld;
   view.output = b.output;
   view.output_ld = b.output_ld;
+  // Banded cell inputs and output (a run that keeps the GPU's layout on CPU
+  // workers too): the tile goes row-major inside the task, converted on the way in and out.
+  const bool banded = args.banded_lane_rows > 0;
+  std::vector<cell_input_of<W>> row_major_inputs;
+  std::vector<typename W::value_type> row_major_output;
+  if (banded) {
+    if constexpr (has_input_v<cell_input_of<W>>) {
+      row_major_inputs.resize(static_cast<std::size_t>(args.rows * args.columns));
+      from_banded(b.cell_inputs, args.banded_layout(), row_major_inputs.data(), args.columns);
+      view.cell_inputs = row_major_inputs.data();
+      view.cell_ld = args.columns;
+    }
+    if (args.output) {
+      row_major_output.resize(static_cast<std::size_t>(args.rows * args.columns));
+      view.output = row_major_output.data();
+      view.output_ld = args.columns;
+    }
+  }
   Result* const result = b.result;
   Result folded{};
   if constexpr (folds_result_v<W>) folded = *result;
@@ -211,6 +231,7 @@ void wavefront_tile_cpu(void* buffers[], void* cl_arg) {
   }
   wavefront_rows(wavefront, args, view, row, args.rows, folded);
   if constexpr (folds_result_v<W>) *result = folded;
+  if (banded && args.output) to_banded(row_major_output.data(), args.columns, args.banded_layout(), b.output);
 }
 
 }  // namespace trapeze

@@ -77,6 +77,9 @@ struct WavefrontTileDevice {
   Index cell_ld = 0;
   T* output = nullptr;  // rows x columns (output_ld), or null
   Index output_ld = 0;
+  // Cell inputs and output in the banded layout (trapeze/banded_layout.hpp)
+  // with lanes of the kernel's L rows, cell_ld and output_ld unused.
+  bool banded = false;
 };
 
 struct WavefrontHyperTiles {
@@ -149,9 +152,10 @@ __device__ column_input_of<W> column_input(const WavefrontTileDevice<W>& t, Inde
   if constexpr (has_input_v<column_input_of<W>>) return t.column_inputs[c];
   else return {};
 }
+// Row-major: cell (r, c); banded: the cell at `at`, its index in the banded layout.
 template <Wavefront W>
-__device__ cell_input_of<W> cell_input(const WavefrontTileDevice<W>& t, Index r, Index c) {
-  if constexpr (has_input_v<cell_input_of<W>>) return t.cell_inputs[r * t.cell_ld + c];
+__device__ cell_input_of<W> cell_input(const WavefrontTileDevice<W>& t, Index r, Index c, Index at) {
+  if constexpr (has_input_v<cell_input_of<W>>) return t.cell_inputs[t.banded ? at : r * t.cell_ld + c];
   else return {};
 }
 
@@ -225,8 +229,15 @@ __device__ void sweep_hyper_tile(const W& w, const WavefrontTileDevice<W>& t, co
   T* __restrict__ const output = t.output;
   T* __restrict__ const left_out = t.left_out;
   T* __restrict__ const below = row_below;
+  // Banded layout: at step base + j the lane's rows sit at slot (base + j)
+  // mod columns of its band, 32 apart, beside the other lanes' (one division
+  // per hyper-tile, then a wrap per step).
+  const Index band_cells = static_cast<Index>(b) * t.columns;
+  int slot = t.banded ? static_cast<int>(base % t.columns) : 0;
   for (int j = 0; j < h.width; ++j) {
     const int c = first + j;
+    const Index at = (band_cells + slot) * (32 * L) + lane;
+    if (t.banded && ++slot == columns) slot = 0;
     // Lane k - 1's last row at column c (it was there one step ago).
     const T from_above = shuffle_up(left[lane_rows - 1]);
     const T up = lane == 0 ? above[j] : from_above;
@@ -237,9 +248,9 @@ __device__ void sweep_hyper_tile(const W& w, const WavefrontTileDevice<W>& t, co
       for (int r = 0; r < lane_rows; ++r) {
         if (r < rows_in) {
           const T value = w(WavefrontNeighbours<T>{over, left[r], diagonal, t.first_row + row + r, t.first_column + c},
-                            own_row_input[r], column_value, cell_input(t, row + r, c));
+                            own_row_input[r], column_value, cell_input(t, row + r, c, at + 32 * r));
           if constexpr (folds_result_v<W>) w.fold(state.folded, value);
-          if (output) output[(row + r) * t.output_ld + c] = value;
+          if (output) output[t.banded ? at + 32 * r : (row + r) * t.output_ld + c] = value;
           if (c == columns - 1) left_out[row + r] = value;
           if (r == last_here) below[c] = value;
           diagonal = left[r];

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 
 #include "cuda_check.cuh"
 #include "wavefront_peerwave_kernel.cuh"
@@ -120,7 +122,7 @@ void wavefront_tile_cuda(void* buffers[], void* cl_arg) {
   WavefrontTileArgs<W> args;
   starpu_codelet_unpack_args(cl_arg, &args);
   const cudaStream_t stream = starpu_cuda_get_local_stream();
-  const WavefrontTaskBuffers<W> b = wavefront_task_buffers<W>(buffers, args.output);
+  const WavefrontTaskBuffers<W> b = wavefront_task_buffers<W>(buffers, args);
   WavefrontTileDevice<W> t;
   t.rows = args.rows;
   t.columns = args.columns;
@@ -134,10 +136,20 @@ void wavefront_tile_cuda(void* buffers[], void* cl_arg) {
   t.cell_ld = b.cell_ld;
   t.output = b.output;
   t.output_ld = b.output_ld;
+  t.banded = args.banded_lane_rows > 0;
   T* const left = b.left;
   Result* const result = b.result;
   if (t.rows == 0 || t.columns == 0) return;
-  if (takes_most_lane_rows<W>(t.rows, args.hyper_tile_width)) {
+  // A banded tile was laid out for lanes of the rows the run chose for it (the codelet's own choice,
+  // wavefront_geometry, unless the plan set it): the kernel's lanes must hold as many.
+  if (t.banded && args.banded_lane_rows != wavefront_most_lane_rows<W> &&
+      args.banded_lane_rows != wavefront_fewer_lane_rows<W>) {
+    std::fprintf(stderr, "trapeze: a banded wavefront tile with lanes of %d rows; the GPU kernels of this cell type take %d or %d\n",
+                 args.banded_lane_rows, wavefront_most_lane_rows<W>, wavefront_fewer_lane_rows<W>);
+    std::abort();
+  }
+  if (t.banded ? args.banded_lane_rows == wavefront_most_lane_rows<W>
+               : takes_most_lane_rows<W>(t.rows, args.hyper_tile_width)) {
     sweep_wavefront_tile<W, wavefront_most_lane_rows<W>>(*args.wavefront, t, left, result, args.hyper_tile_width, stream);
   } else {
     sweep_wavefront_tile<W, wavefront_fewer_lane_rows<W>>(*args.wavefront, t, left, result, args.hyper_tile_width, stream);

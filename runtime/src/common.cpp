@@ -107,6 +107,22 @@ StageDevices parse_stage_devices(std::string_view text) {
   throw InvalidArgument("devices must be auto, cpu, gpu or all, got '" + quoted(text) + "'");
 }
 
+WavefrontLayout parse_wavefront_layout(std::string_view text) {
+  if (text == "auto") return WavefrontLayout::automatic;
+  if (text == "row") return WavefrontLayout::row_major;
+  if (text == "banded") return WavefrontLayout::banded;
+  throw InvalidArgument("layout must be auto, row or banded, got '" + quoted(text) + "'");
+}
+
+std::string to_string(WavefrontLayout layout) {
+  switch (layout) {
+    case WavefrontLayout::automatic: return "auto";
+    case WavefrontLayout::row_major: return "row";
+    case WavefrontLayout::banded: return "banded";
+  }
+  return "?";
+}
+
 std::string to_string(StageDevices devices) {
   switch (devices) {
     case StageDevices::automatic: return "auto";

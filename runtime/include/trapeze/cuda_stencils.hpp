@@ -32,6 +32,14 @@ struct CudaStencilFunctions {
   // How that codelet lays out a tile of rows x columns at a hyper-tile width
   // (bands, resident warps): what the width model needs of the kernel.
   WavefrontGeometry (*wavefront_geometry)(Index rows, Index columns, int width) = nullptr;
+  // The rows a lane of that codelet may hold (the most, then fewer): a tile
+  // banded for a GPU (trapeze/banded_layout.hpp) has lanes of one of them.
+  int wavefront_lane_rows[2] = {0, 0};
+  // The wavefront's layout conversion tasks on a GPU (codelets/banded_layout_args.hpp's
+  // buffers): its cell inputs to the banded layout (null without cell inputs),
+  // its output back to row-major.
+  starpu_cuda_func_t wavefront_inputs_to_banded = nullptr;
+  starpu_cuda_func_t wavefront_output_from_banded = nullptr;
 };
 
 // Returns true so a namespace-scope `const bool` can call it at start-up.

@@ -33,6 +33,15 @@ class DataHandle {
 
   starpu_data_handle_t get() const { return handle_; }
 
+  // Gives the handle to StarPU, which unregisters it once the tasks
+  // submitted on it are done (its memory goes back then, its value is
+  // dropped); this object no longer holds it.
+  void unregister_when_done() {
+    if (!handle_) return;
+    starpu_data_unregister_submit(handle_);
+    handle_ = nullptr;
+  }
+
   // A vector handle of `count` elements of `element_size` bytes; `home` null
   // lets StarPU allocate it where it is first written.
   static DataHandle vector(void* home, std::size_t count, std::size_t element_size, bool keep_data) {

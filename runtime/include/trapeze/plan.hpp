@@ -72,6 +72,15 @@ struct SweepPlan {
   bool distribute = true;
 };
 
+// How a wavefront tile's cell inputs and output are laid out in the memory
+// of the worker that runs its task: row_major, as the caller's arrays; banded,
+// seed 004's hybrid row/diagonal-major layout (trapeze/banded_layout.hpp), in
+// which the GPU codelet's warps read and write whole cache lines.
+enum class WavefrontLayout { automatic, row_major, banded };
+
+WavefrontLayout parse_wavefront_layout(std::string_view text);
+std::string to_string(WavefrontLayout layout);
+
 // How a wavefront runs: its tiles (clipped to the iteration space) and how
 // many of its tasks StarPU holds at once.
 struct WavefrontPlan {
@@ -89,6 +98,16 @@ struct WavefrontPlan {
   // 004's width): how often a warp publishes its progress; a band trails the
   // band above by 31 steps plus one or two hyper-tiles.
   int hyper_tile_width = 32;
+  // Layout of the tiles' cell inputs and output where their tasks run (a
+  // wavefront that has neither ignores it). automatic: banded when the tile
+  // tasks run on GPUs only and the run is not spread over MPI ranks, else
+  // row-major. banded: on any worker (CPU tasks convert to row-major and back
+  // inside the task: for tests). The caller's arrays stay row-major: the
+  // run inserts conversion tasks, see trapeze/wavefront_run.hpp.
+  WavefrontLayout layout = WavefrontLayout::automatic;
+  // Banded layout: rows a lane holds in a band of 32 lanes. 0: the GPU
+  // codelet's own choice for the tile's shape (8 on CPUs alone).
+  int banded_lane_rows = 0;
 };
 
 }  // namespace trapeze

@@ -32,6 +32,17 @@
 // A wavefront with fewer than all three dependency vectors still gets both
 // strips: the result is the same, some parallelism is given up (a
 // single-vector wavefront is a set of independent sweeps).
+//
+// Layouts (WavefrontPlan::layout): where tiles run on GPUs, their cell inputs
+// and output are kept in seed 004's banded (hybrid row/diagonal-major)
+// layout (trapeze/banded_layout.hpp), in which the kernel's warps read and
+// write whole lines. The caller's arrays stay row-major; the run inserts the
+// conversions as tasks of their own on the tile's data: a tile's cell inputs
+// are converted after they reach the GPU, into a banded copy that the tile
+// task reads there, and its output is written banded and converted back
+// before it leaves for host memory. Each copy is converted once, by the
+// kernels of codelets/cuda/banded_layout_kernels.cuh, where it is; a banded
+// copy is dropped (starpu_data_unregister_submit) once its last reader is done.
 #include <starpu.h>
 
 #include <algorithm>
@@ -46,8 +57,11 @@
 #include <typeinfo>
 #include <vector>
 
+#include "codelets/banded_layout_args.hpp"
+#include "codelets/cpu/banded_layout_cpu.hpp"
 #include "codelets/cpu/wavefront_tile_cpu.hpp"
 #include "codelets/wavefront_args.hpp"
+#include "trapeze/banded_layout.hpp"
 #include "trapeze/cuda_stencils.hpp"
 #include "trapeze/data_handle.hpp"
 #include "trapeze/distributed_data.hpp"
@@ -83,6 +97,7 @@ class WavefrontRun {
                 [this] { return submitted_ && next_diagonal_ < diagonals(); }) {
     check_memory();
     init_codelets();
+    choose_layout();
     // Rows of tiles dealt to the workers in turn (seed 004 deals rows to SMs):
     // trapeze-wavefront lets a worker prefer its own rows among the ready
     // tiles of the front. Every tile is a border: any worker may take it.
@@ -190,14 +205,18 @@ class WavefrontRun {
   // Whether the rows of tiles are dealt to MPI ranks, and the rank of a tile row.
   bool distributed() const { return ranks_ > 1; }
   int owner_rank(Index tile_row) const { return static_cast<int>(tile_row % ranks_); }
-  // Tile tasks, and the copies and writes of checkpoints.
-  Index tasks_in_run() const { return tiles() + checkpoints_in_run() * (tile_columns_ + 1); }
+  // Tile tasks, their layout conversions, and the copies and writes of checkpoints.
+  Index tasks_in_run() const { return tiles() * (1 + conversions_per_tile()) + checkpoints_in_run() * (tile_columns_ + 1); }
   // Checkpoints the run writes: after every checkpoint_every() rows of tiles but the last.
   Index checkpoints_in_run() const {
     return checkpoint_every_ > 0 && tile_rows_ > 0 ? (tile_rows_ - 1) / checkpoint_every_ : 0;
   }
   Index tile_rows() const { return tile_rows_; }
   Index tile_columns() const { return tile_columns_; }
+  // Whether the tiles' cell inputs and output are banded where the tasks run,
+  // and the rows of a lane in tile row a's bands (0: row-major).
+  bool banded() const { return !banded_lane_rows_.empty(); }
+  int banded_lane_rows(Index tile_row) const { return banded() ? banded_lane_rows_[static_cast<std::size_t>(tile_row)] : 0; }
   Index tasks_submitted() const { return window_.submitted(); }
   Index tasks_completed() const { return window_.completed(); }
   Index window_capacity() const { return window_.capacity(); }
@@ -290,7 +309,8 @@ class WavefrontRun {
   // Strips, inputs and (with an output) a handle per tile: refused when
   // StarPU's bookkeeping for them alone would not fit.
   void check_memory() const {
-    const double per_tile = (has_input_v<cell_input_of<W>> ? 1.0 : 0.0) + (data_.output.empty() ? 0.0 : 1.0);
+    // Cell inputs and output; twice for banded copies.
+    const double per_tile = 2.0 * ((has_input_v<cell_input_of<W>> ? 1.0 : 0.0) + (data_.output.empty() ? 0.0 : 1.0));
     const double handles = static_cast<double>(tiles()) * per_tile + 5.0 * static_cast<double>(tile_rows_ + tile_columns_);
     const double strip_bytes = static_cast<double>(data_.rows + data_.columns + tile_rows_ + tile_columns_) * sizeof(T);
     check_fits_in_memory(strip_bytes + handles * starpu_handle_bytes(),
@@ -329,8 +349,84 @@ class WavefrontRun {
     codelet_.where = codelet_where(plan_.devices, has_cuda, "wavefront");
     codelet_.nbuffers = STARPU_VARIABLE_NBUFFERS;
     codelet_.name = "wavefront_tile";
+    // Layout conversions run where the tiles do: a banded copy is made and read on one device.
+    using CellInput = cell_input_of<W>;
+    starpu_cpu_func_t inputs_to_banded = nullptr;
+    if constexpr (has_input_v<CellInput>) inputs_to_banded = &to_banded_cpu<CellInput>;
+    for (auto [codelet, cpu, cuda_function, name] :
+         {std::tuple{&to_banded_codelet_, inputs_to_banded, has_cuda ? cuda->wavefront_inputs_to_banded : nullptr,
+                     "to banded layout"},
+          std::tuple{&from_banded_codelet_, starpu_cpu_func_t{&from_banded_cpu<T>},
+                     has_cuda ? cuda->wavefront_output_from_banded : nullptr, "from banded layout"}}) {
+      starpu_codelet_init(codelet);
+      codelet->cpu_funcs[0] = cpu;
+      if (cuda_function && starpu_cuda_worker_get_count() > 0) {
+        codelet->cuda_funcs[0] = cuda_function;
+        codelet->cuda_flags[0] = STARPU_CUDA_ASYNC;
+      }
+      codelet->where = codelet_.where;
+      codelet->nbuffers = 2;
+      codelet->modes[0] = STARPU_R;
+      codelet->modes[1] = STARPU_W;
+      codelet->name = name;
+    }
     codelet_.model = &runtime_.history_model(std::string("trapeze_wavefront_") + typeid(W).name(),
                                              &WavefrontRun::tile_footprint);
+  }
+
+  // Banded where the tiles run on GPUs only (automatic) or where the plan
+  // says so; one lane-row count per tile row: the GPU codelet's own choice for
+  // its rows, which the last, shorter row of tiles may change.
+  void choose_layout() {
+    const bool has_cells = has_input_v<cell_input_of<W>> || !data_.output.empty();
+    if (plan_.banded_lane_rows < 0 || plan_.banded_lane_rows > 64) {
+      throw InvalidArgument("banded lanes must hold 1 to 64 rows (0: automatic), got " + std::to_string(plan_.banded_lane_rows));
+    }
+    if (!has_cells || plan_.layout == WavefrontLayout::row_major) return;
+    if (distributed()) {
+      if (plan_.layout == WavefrontLayout::banded) {
+        throw InvalidArgument("the banded wavefront layout is not available on several MPI ranks; use the row-major layout");
+      }
+      return;
+    }
+    const CudaStencilFunctions* cuda = cuda_functions_of<W>();
+    const bool may_run_on_gpu = (codelet_.where & STARPU_CUDA) != 0 && codelet_.cuda_funcs[0] != nullptr;
+    if (plan_.layout == WavefrontLayout::automatic && codelet_.where != STARPU_CUDA) return;
+    for (Index a = 0; a < tile_rows_; ++a) {
+      int lane_rows = plan_.banded_lane_rows;
+      if (lane_rows == 0) {
+        lane_rows = may_run_on_gpu && cuda->wavefront_geometry
+                        ? cuda->wavefront_geometry(rows_of(a), plan_.tile_columns, plan_.hyper_tile_width).band_rows / banded_lanes
+                        : 8;
+      }
+      if (may_run_on_gpu && lane_rows != cuda->wavefront_lane_rows[0] && lane_rows != cuda->wavefront_lane_rows[1]) {
+        throw InvalidArgument("banded lanes of " + std::to_string(lane_rows) + " rows: the GPU kernels of this wavefront take " +
+                              std::to_string(cuda->wavefront_lane_rows[0]) + " or " + std::to_string(cuda->wavefront_lane_rows[1]));
+      }
+      banded_lane_rows_.push_back(lane_rows);
+    }
+  }
+
+  BandedLayout banded_layout_of(Index a, Index b) const { return {rows_of(a), columns_of(b), banded_lane_rows(a)}; }
+
+  // Conversion tasks a tile adds: its cell inputs', its output's.
+  Index conversions_per_tile() const {
+    if (!banded()) return 0;
+    return (has_input_v<cell_input_of<W>> ? 1 : 0) + (data_.output.empty() ? 0 : 1);
+  }
+
+  // A tile's banded copy, with no home: StarPU allocates it where a task
+  // first writes it. Contiguous, registered as a matrix of a band's cells by
+  // bands (a vector's 32-bit count is too few for a large tile).
+  static DataHandle banded_copy(const BandedLayout& layout, std::size_t element_size) {
+    const Index band_cells = layout.band_rows() * layout.columns;
+    if (band_cells > static_cast<Index>(UINT32_MAX) || layout.bands() > static_cast<Index>(UINT32_MAX)) {
+      throw InvalidArgument("a banded wavefront tile of " + std::to_string(layout.columns) + " columns exceeds StarPU's matrix limit; use narrower tiles or the row-major layout");
+    }
+    starpu_data_handle_t h = nullptr;
+    starpu_matrix_data_register(&h, -1, 0, static_cast<uint32_t>(band_cells), static_cast<uint32_t>(band_cells),
+                                static_cast<uint32_t>(layout.bands()), element_size);
+    return DataHandle(h, false);
   }
 
   // Top strips start as row -1 (with the corner (-1, j0 - 1) in front), left
@@ -388,10 +484,12 @@ class WavefrontRun {
         if constexpr (has_input_v<CellInput>) {
           cell_input_handles_.push_back(matrix(data_.cell_inputs.data() + at, data_.columns, columns_of(b), rows_of(a),
                                                sizeof(CellInput), false));
+          if (banded()) banded_input_handles_.push_back(banded_copy(banded_layout_of(a, b), sizeof(CellInput)));
         }
         if (!data_.output.empty()) {
           output_handles_.push_back(
               matrix(data_.output.data() + at, data_.columns, columns_of(b), rows_of(a), sizeof(T), true));
+          if (banded()) banded_output_handles_.push_back(banded_copy(banded_layout_of(a, b), sizeof(T)));
         }
       }
     }
@@ -533,17 +631,41 @@ class WavefrontRun {
     if (!row_input_handles_.empty()) data.push_back({row_input_handles_[a].get(), STARPU_R});
     if (!column_input_handles_.empty()) data.push_back({column_input_handles_[b].get(), STARPU_R});
     const std::size_t tile = static_cast<std::size_t>(a * tile_columns_ + b);
-    if (!cell_input_handles_.empty()) data.push_back({cell_input_handles_[tile].get(), STARPU_R});
-    if (!output_handles_.empty()) data.push_back({output_handles_[tile].get(), STARPU_W});
+    TaskPlacement* placement = row_placements_.empty() ? nullptr : &row_placements_[static_cast<std::size_t>(a)];
+    const BandedConversionArgs conversion{banded_layout_of(a, b)};
+    if (!cell_input_handles_.empty()) {
+      if (banded()) {
+        submit_conversion(&to_banded_codelet_, cell_input_handles_[tile], banded_input_handles_[tile], conversion, placement, priority);
+        data.push_back({banded_input_handles_[tile].get(), STARPU_R});
+      } else {
+        data.push_back({cell_input_handles_[tile].get(), STARPU_R});
+      }
+    }
+    if (!output_handles_.empty()) data.push_back({(banded() ? banded_output_handles_ : output_handles_)[tile].get(), STARPU_W});
     const WavefrontTileArgs<W> args{&wavefront_,   row_of(a),     b * plan_.tile_columns,
                                     rows_of(a),    columns_of(b), !output_handles_.empty(),
-                                    plan_.hyper_tile_width};
-    TaskPlacement* placement = row_placements_.empty() ? nullptr : &row_placements_[static_cast<std::size_t>(a)];
+                                    plan_.hyper_tile_width,       banded_lane_rows(a)};
     // The column's strip moves to this row's rank; the task runs there.
     if (distributed()) migrate_distributed(top_handles_[b].get(), owner_rank(a));
     insert_windowed(window_, {&codelet_, &args, sizeof args, data.data(), static_cast<int>(data.size()),
                               &WavefrontRun::on_tile_done, this, "wavefront tile", placement, owner_rank(a), priority},
                     distributed() ? rank_ : -1);
+    if (banded()) {
+      if (!banded_input_handles_.empty()) banded_input_handles_[tile].unregister_when_done();
+      if (!output_handles_.empty()) {
+        submit_conversion(&from_banded_codelet_, banded_output_handles_[tile], output_handles_[tile], conversion, placement, priority);
+        banded_output_handles_[tile].unregister_when_done();
+      }
+    }
+  }
+
+  // A layout conversion from `from` (R) into `to` (W), beside the tile it serves.
+  void submit_conversion(starpu_codelet* codelet, const DataHandle& from, const DataHandle& to,
+                         const BandedConversionArgs& args, TaskPlacement* placement, int priority) {
+    starpu_data_descr data[2]{{from.get(), STARPU_R}, {to.get(), STARPU_W}};
+    insert_windowed(window_, {codelet, &args, sizeof args, data, 2, &WavefrontRun::on_tile_done, this, codelet->name,
+                              placement, owner_of_written_data, priority},
+                    -1);  // never across ranks (choose_layout)
   }
 
   Runtime& runtime_;
@@ -557,6 +679,9 @@ class WavefrontRun {
   int ranks_;  // MPI ranks the rows of tiles are dealt to (1: this process runs all)
   int rank_;
   starpu_codelet codelet_{};
+  starpu_codelet to_banded_codelet_{};
+  starpu_codelet from_banded_codelet_{};
+  std::vector<int> banded_lane_rows_;  // per tile row; empty: row-major
   starpu_codelet copy_codelet_{};
   starpu_codelet write_codelet_{};
   std::vector<std::vector<T>> top_strips_;
@@ -571,6 +696,9 @@ class WavefrontRun {
   std::vector<DataHandle> column_input_handles_;
   std::vector<DataHandle> cell_input_handles_;
   std::vector<DataHandle> output_handles_;
+  // Banded copies of the cell inputs and the output (no home; unregistered once used).
+  std::vector<DataHandle> banded_input_handles_;
+  std::vector<DataHandle> banded_output_handles_;
   // Checkpoints.
   Index checkpoint_every_ = 0;
   CheckpointWriter checkpoint_write_;
