@@ -88,6 +88,7 @@ TEST(GpuLayout, TwoDimensionalConversionsEqualTheReference) {
 #endif
 }
 
+#if TRAPEZE_HAS_CUDA_STENCILS
 // Seed 004's banded layout of wavefront tiles (trapeze/banded_layout.hpp):
 // to it and back, tiles inside wider rows, every lane height the kernels
 // use and odd ones, tiles narrower than the lanes' skew, a short last band.
@@ -113,6 +114,7 @@ void expect_banded_conversions(Index rows, Index columns, int lane_rows, std::ui
   for (Index r = 0; r < rows && equal; ++r) equal = std::memcmp(&back[r * ld], &tile[r * ld], sizeof(T) * columns) == 0;
   EXPECT_TRUE(equal) << "from banded, " << what;
 }
+#endif
 
 TEST(GpuLayout, BandedConversionsEqualTheReference) {
 #if TRAPEZE_HAS_CUDA_STENCILS

@@ -421,7 +421,8 @@ class WavefrontRun {
   static DataHandle banded_copy(const BandedLayout& layout, std::size_t element_size) {
     const Index band_cells = layout.band_rows() * layout.columns;
     if (band_cells > static_cast<Index>(UINT32_MAX) || layout.bands() > static_cast<Index>(UINT32_MAX)) {
-      throw InvalidArgument("a banded wavefront tile of " + std::to_string(layout.columns) + " columns exceeds StarPU's matrix limit; use narrower tiles or the row-major layout");
+      throw InvalidArgument("a banded wavefront tile of " + std::to_string(layout.columns) +
+                            " columns exceeds StarPU's matrix limit; use narrower tiles or the row-major layout");
     }
     starpu_data_handle_t h = nullptr;
     starpu_matrix_data_register(&h, -1, 0, static_cast<uint32_t>(band_cells), static_cast<uint32_t>(band_cells),
