@@ -25,7 +25,7 @@ programs=()
 # reference) would take a sixth of the 64 MiB a GPU run may carry. So do the
 # suites of CPU workers alone (tilings, partitions, files, checksums, the CPU
 # equality and dependency suites): a GPU machine runs them no differently.
-for p in "$build"/apps/{jacobi2d,jacobi3d,hotspot,life,pathfinder,himeno,cip,sor,heat2d,smith-waterman,dtw} "$build"/tests/*_test "$build"/benchmarks/*; do
+for p in "$build"/apps/{jacobi2d,jacobi3d,hotspot,life,pathfinder,himeno,cip,sor,heat2d,smith-waterman,dtw,sat,inthist} "$build"/tests/*_test "$build"/benchmarks/*; do
   case "$(basename "$p")" in
     wavefront_test|smith_waterman_vs_parasail) continue ;;
     tiling_test|partition_test|png_image_test|hdf5_fields_test|generated_grid_test) continue ;;

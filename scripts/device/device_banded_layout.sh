@@ -8,6 +8,8 @@
 # banded rows); then the apps with --layout row against banded, interleaved,
 # their totals compared. Table last; logs and JSON in $OUT.
 #   ROUNDS (3), SAT (16384x16384), HIST (8192x8192), BINS (16)
+# It needs gpu_layout_test, gpu_wavefront_test, gpu_layouts, sat and inthist
+# in the bundle (BUNDLE_SKIP may leave the others out to stay under 64 MiB).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=${OUT:-/tmp/out}; mkdir -p "$out"
