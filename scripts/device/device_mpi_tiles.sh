@@ -30,17 +30,4 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
     run "${g}rank-$tile" env CUDA_VISIBLE_DEVICES=$visible $mpi -np $g bash -c 'ranked "$@"' ranked $app $args --tile $tile
   done
 done
-python3 - "$rows" <<'PY'
-import json, statistics, sys
-by = {}
-for l in open(sys.argv[1]):
-    r = json.loads(l)
-    if r["report"]: by.setdefault(r["variant"], []).append(r["report"])
-base = statistics.median(x["stepping_seconds"] for x in by.get("1gpu", [])) if "1gpu" in by else float("nan")
-print(f"{'variant':26} {'n':>2} {'tile':>16} {'H':>3} {'k':>2} {'step s':>8} {'spread':>15} {'x 1 GPU':>8} {'whole s':>8} checksum")
-for v, rs in by.items():
-    s = sorted(x["stepping_seconds"] for x in rs)
-    m = statistics.median(s)
-    print(f"{v:26} {len(rs):>2} {rs[0]['tile']:>16} {rs[0]['height']:>3} {rs[0]['kernel_height']:>2} {m:8.3f} {s[0]:7.3f}-{s[-1]:7.3f} "
-          f"{base / m:8.3f} {statistics.median(x['seconds'] for x in rs):8.3f} {','.join(sorted({x['checksum'] for x in rs}))}")
-PY
+mpi_stepping_table "$rows"
