@@ -17,9 +17,9 @@ void add_wavefront_options(CLI::App& cli, WavefrontOptions& options) {
                  "seed 004's model with its constants from a training run on the space's first columns, cached")
       ->capture_default_str();
   cli.add_option("--layout", options.layout,
-                 "apps that read an image or keep every cell: layout of a tile's cells where it runs: auto (banded on "
-                 "GPUs alone, row-major elsewhere), row, or banded (seed 004's hybrid row/diagonal-major layout, "
-                 "converted on the device by tasks of the run)")
+                 "apps that read an image or keep every cell: layout of a tile's cells where it runs: auto (row-major "
+                 "until the banded layout has been measured on GPUs), row, or banded (seed 004's hybrid "
+                 "row/diagonal-major layout, converted on the device by tasks of the run)")
       ->capture_default_str();
   cli.add_option("--checkpoint", options.checkpoint,
                  "write the run's state to this file every --checkpoint-every rows of tiles (score-only apps)");

@@ -99,11 +99,13 @@ struct WavefrontPlan {
   // band above by 31 steps plus one or two hyper-tiles.
   int hyper_tile_width = 32;
   // Layout of the tiles' cell inputs and output where their tasks run (a
-  // wavefront that has neither ignores it). automatic: banded when the tile
-  // tasks run on GPUs only and the run is not spread over MPI ranks, else
-  // row-major. banded: on any worker (CPU tasks convert to row-major and back
-  // inside the task: for tests). The caller's arrays stay row-major: the
-  // run inserts conversion tasks, see trapeze/wavefront_run.hpp.
+  // wavefront that has neither ignores it). automatic: row-major for now; the
+  // banded layout becomes the default of tiles on GPUs alone once a GPU run
+  // has checked and timed it (scripts/device/device_banded_layout.sh: it has
+  // not run yet). banded: on any worker (CPU tasks convert to row-major and
+  // back inside the task: for tests), not across MPI ranks. The caller's
+  // arrays stay row-major: the run inserts conversion tasks, see
+  // trapeze/wavefront_run.hpp.
   WavefrontLayout layout = WavefrontLayout::automatic;
   // Banded layout: rows a lane holds in a band of 32 lanes. 0: the GPU
   // codelet's own choice for the tile's shape (8 on CPUs alone).

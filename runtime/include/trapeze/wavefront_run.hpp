@@ -33,10 +33,10 @@
 // strips: the result is the same, some parallelism is given up (a
 // single-vector wavefront is a set of independent sweeps).
 //
-// Layouts (WavefrontPlan::layout): where tiles run on GPUs, their cell inputs
-// and output are kept in seed 004's banded (hybrid row/diagonal-major)
-// layout (trapeze/banded_layout.hpp), in which the kernel's warps read and
-// write whole lines. The caller's arrays stay row-major; the run inserts the
+// Layouts (WavefrontPlan::layout): in the banded layout, the tiles' cell
+// inputs and output are kept in seed 004's hybrid row/diagonal-major layout
+// (trapeze/banded_layout.hpp) where the tasks run, in which the GPU kernel's
+// warps read and write whole lines. The caller's arrays stay row-major; the run inserts the
 // conversions as tasks of their own on the tile's data: a tile's cell inputs
 // are converted after they reach the GPU, into a banded copy that the tile
 // task reads there, and its output is written banded and converted back
@@ -374,15 +374,16 @@ class WavefrontRun {
                                              &WavefrontRun::tile_footprint);
   }
 
-  // Banded where the tiles run on GPUs only (automatic) or where the plan
-  // says so; one lane-row count per tile row: the GPU codelet's own choice for
-  // its rows, which the last, shorter row of tiles may change.
+  // Banded where the plan says so (automatic stays row-major until the
+  // banded layout has run on a GPU: WavefrontPlan::layout); one lane-row
+  // count per tile row: the GPU codelet's own choice for its rows, which the
+  // last, shorter row of tiles may change.
   void choose_layout() {
     const bool has_cells = has_input_v<cell_input_of<W>> || !data_.output.empty();
     if (plan_.banded_lane_rows < 0 || plan_.banded_lane_rows > 64) {
       throw InvalidArgument("banded lanes must hold 1 to 64 rows (0: automatic), got " + std::to_string(plan_.banded_lane_rows));
     }
-    if (!has_cells || plan_.layout == WavefrontLayout::row_major) return;
+    if (!has_cells || plan_.layout != WavefrontLayout::banded) return;
     if (distributed()) {
       if (plan_.layout == WavefrontLayout::banded) {
         throw InvalidArgument("the banded wavefront layout is not available on several MPI ranks; use the row-major layout");
@@ -391,7 +392,6 @@ class WavefrontRun {
     }
     const CudaStencilFunctions* cuda = cuda_functions_of<W>();
     const bool may_run_on_gpu = (codelet_.where & STARPU_CUDA) != 0 && codelet_.cuda_funcs[0] != nullptr;
-    if (plan_.layout == WavefrontLayout::automatic && codelet_.where != STARPU_CUDA) return;
     for (Index a = 0; a < tile_rows_; ++a) {
       int lane_rows = plan_.banded_lane_rows;
       if (lane_rows == 0) {
