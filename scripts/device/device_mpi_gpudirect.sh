@@ -22,17 +22,11 @@ size=${SIZE:-2016x2016x2016} steps=${STEPS:-128} warm=${WARM:-32}
 planes=${size##*x}
 args="--devices gpu --size $size --steps $steps --warmup-steps $warm --no-grid --json"
 STARPU_NCUDA=1 timeout 300 "$here/run.sh" jacobi3d --devices gpu --steps 16 --json >/dev/null 2>>"$out/err.log"  # profile heights
-run() {  # name command...
-  local name=$1; shift
-  local line; line=$(timeout 300 "$@" 2>>"$out/err.log" | grep '^{' | tail -1)
-  echo "{\"variant\": \"$name\", \"report\": ${line:-null}}" >> "$rows"
-  echo "$name: $(echo "$line" | cut -c1-160)"
-}
 for round in $(seq 1 "${ROUNDS:-2}"); do
-  run 1gpu env STARPU_NCUDA=1 "$here/run.sh" jacobi3d $args
-  run 2rank-default env CUDA_VISIBLE_DEVICES=0,1 STARPU_MPI_GPUDIRECT=1 $mpi -np 2 bash -c 'ranked "$@"' ranked jacobi3d $args
-  run 2rank-gpudirect-off env CUDA_VISIBLE_DEVICES=0,1 STARPU_MPI_GPUDIRECT=0 $mpi -np 2 bash -c 'ranked "$@"' ranked jacobi3d $args
-  run 2rank-8-tiles env CUDA_VISIBLE_DEVICES=0,1 STARPU_MPI_GPUDIRECT=1 $mpi -np 2 bash -c 'ranked "$@"' ranked jacobi3d $args \
+  record_run 1gpu env STARPU_NCUDA=1 "$here/run.sh" jacobi3d $args
+  record_run 2rank-default env CUDA_VISIBLE_DEVICES=0,1 STARPU_MPI_GPUDIRECT=1 $mpi -np 2 bash -c 'ranked "$@"' ranked jacobi3d $args
+  record_run 2rank-gpudirect-off env CUDA_VISIBLE_DEVICES=0,1 STARPU_MPI_GPUDIRECT=0 $mpi -np 2 bash -c 'ranked "$@"' ranked jacobi3d $args
+  record_run 2rank-8-tiles env CUDA_VISIBLE_DEVICES=0,1 STARPU_MPI_GPUDIRECT=1 $mpi -np 2 bash -c 'ranked "$@"' ranked jacobi3d $args \
     --tile "${size%x*}x$(( planes / 16 ))"
 done
 grep -iE 'gpudirect|cuda_support' "$out/err.log" | sort | uniq -c | head -5

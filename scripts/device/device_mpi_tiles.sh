@@ -17,17 +17,11 @@ app=${APP:-jacobi3d} size=${SIZE:-2016x2016x2016} steps=${STEPS:-128} warm=${WAR
 args="--devices gpu --size $size --steps $steps --warmup-steps $warm --no-grid --json"
 STARPU_NCUDA=1 timeout 300 "$here/run.sh" $app --devices gpu --steps 16 --json >/dev/null 2>>"$out/err.log"  # profile heights
 visible=$(seq -s, 0 $(( g - 1 )))
-run() {  # name command...
-  local name=$1; shift
-  local line; line=$(timeout 300 "$@" 2>>"$out/err.log" | grep '^{' | tail -1)
-  echo "{\"variant\": \"$name\", \"report\": ${line:-null}}" >> "$rows"
-  echo "$name: $(echo "$line" | cut -c1-160)"
-}
 for round in $(seq 1 "${ROUNDS:-2}"); do
-  run 1gpu env STARPU_NCUDA=1 "$here/run.sh" $app $args
-  run "${g}rank-default" env CUDA_VISIBLE_DEVICES=$visible $mpi -np $g bash -c 'ranked "$@"' ranked $app $args
+  record_run 1gpu env STARPU_NCUDA=1 "$here/run.sh" $app $args
+  record_run "${g}rank-default" env CUDA_VISIBLE_DEVICES=$visible $mpi -np $g bash -c 'ranked "$@"' ranked $app $args
   for tile in ${TILES:-2016x2016x252 2016x2016x126}; do
-    run "${g}rank-$tile" env CUDA_VISIBLE_DEVICES=$visible $mpi -np $g bash -c 'ranked "$@"' ranked $app $args --tile $tile
+    record_run "${g}rank-$tile" env CUDA_VISIBLE_DEVICES=$visible $mpi -np $g bash -c 'ranked "$@"' ranked $app $args --tile $tile
   done
 done
 mpi_stepping_table "$rows"

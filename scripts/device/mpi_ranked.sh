@@ -11,6 +11,15 @@ ranked() {
 }
 export -f ranked; export here mpilib
 mpi="mpirun --allow-run-as-root --oversubscribe --bind-to none"
+# `record_run NAME COMMAND...`: runs an app (300 s at most), appends its
+# --json line as {"variant": NAME, "report": ...} to $rows (stderr to
+# $out/err.log) and prints the start of it.
+record_run() {
+  local name=$1; shift
+  local line; line=$(timeout 300 "$@" 2>>"$out/err.log" | grep '^{' | tail -1)
+  echo "{\"variant\": \"$name\", \"report\": ${line:-null}}" >> "$rows"
+  echo "$name: $(echo "$line" | cut -c1-160)"
+}
 # `mpi_stepping_table ROWS`: the table of a jsonl of {"variant", "report"}
 # rows (the apps' --json lines): medians of the stepping time per variant,
 # against the variant named 1gpu, with the checksums each variant gave.
