@@ -17,8 +17,6 @@
 #include "trapeze/stencil.hpp"
 #include "trapeze/tile_layout.hpp"
 
-
-
 namespace trapeze {
 
 namespace detail {
@@ -27,10 +25,11 @@ namespace detail {
 // or 3-D sweep reads several rows at once (r above, r below, and in 3-D the
 // slices around); on the development VM's cores (AMD EPYC) the hardware
 // prefetcher fell behind those streams, most of all in place: one core swept
-// jacobi2d 4096^2 in place at 2.7 G cells/s and between two buffers at 3.6,
-// and with one software prefetch per cache line of the row 4 rows below the
-// farthest read, in place at 4.9 (docs/PERF.md, 2026-11-26). 1-D sweeps are
-// one stream, which the hardware follows.
+// jacobi2d 4096^2 in place at 2.54 G cells/s and between two buffers at 3.50
+// (benchmarks/in_place_patterns), and with one software prefetch per cache
+// line of the row 4 rows beyond the farthest read, in place at 4.58
+// (docs/PERF.md, 2026-11-26). 1-D sweeps are one stream, which the hardware
+// follows.
 inline constexpr Index prefetch_rows_ahead = 4;
 
 template <typename T>

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <cstdlib>
@@ -45,49 +46,34 @@ void print_trapeze_policies() {
   for (starpu_sched_policy* p : policies::all()) std::fprintf(stderr, "%-30s\t-> %s\n", p->policy_name, p->policy_description);
 }
 
-// StarPU reads STARPU_SCHED inside starpu_init, where it overrides even a
-// name the program gave, and for a name it does not know it warns and looks
-// no further than its own list. While a Trapeze policy is handed over as
-// starpu_conf::sched_policy, or the program named a policy itself, the
-// variable is hidden from starpu_init (nothing else runs then) and put back
-// afterwards.
-class HiddenVariable {
+// A variable StarPU reads inside starpu_init, given another value (or none)
+// while StarPU starts and put back as it was afterwards (nothing else runs
+// then).
+class VariableDuringStart {
  public:
-  explicit HiddenVariable(const char* name) : name_(name) {
-    if (const char* value = std::getenv(name)) {
-      saved_ = value;
-      unsetenv(name);
-    }
+  VariableDuringStart(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) saved_ = old;
+    if (value) setenv(name, value, 1);
+    else unsetenv(name);
   }
-  ~HiddenVariable() {
+  ~VariableDuringStart() {
     if (saved_) setenv(name_, saved_->c_str(), 1);
+    else unsetenv(name_);
   }
-  HiddenVariable(const HiddenVariable&) = delete;
-  HiddenVariable& operator=(const HiddenVariable&) = delete;
+  VariableDuringStart(const VariableDuringStart&) = delete;
+  VariableDuringStart& operator=(const VariableDuringStart&) = delete;
 
  private:
   const char* name_;
   std::optional<std::string> saved_;
 };
 
-// A value StarPU reads inside starpu_init, given there only where the user
-// has not set the variable, and taken away again afterwards.
-class DefaultVariable {
- public:
-  DefaultVariable(const char* name, const char* value) : name_(name), set_(std::getenv(name) == nullptr) {
-    if (set_) setenv(name, value, 0);
-  }
-  ~DefaultVariable() {
-    if (set_) unsetenv(name_);
-  }
-  DefaultVariable(const DefaultVariable&) = delete;
-  DefaultVariable& operator=(const DefaultVariable&) = delete;
-
- private:
-  const char* name_;
-  bool set_;
-};
-
+// StarPU reads STARPU_SCHED inside starpu_init, where it overrides even a
+// name the program gave, and for a name it does not know it warns and looks
+// no further than its own list. While a Trapeze policy is handed over as
+// starpu_conf::sched_policy, or the program named a policy itself, the
+// variable is hidden from starpu_init and put back afterwards.
+//
 // StarPU keeps a share of each GPU's memory chunks clean: whenever fewer
 // than 5% of them (STARPU_MINIMUM_CLEAN_BUFFERS, counted in chunks, not
 // bytes) hold a copy also valid in main memory, it writes dirty ones back
@@ -175,11 +161,12 @@ Runtime::Runtime(const RuntimeOptions& options) {
   if (options.cuda_devices >= 0) conf.ncuda = options.cuda_devices;
   conf.precedence_over_environment_variables =
       !options.scheduler.empty() || default_for_gpus || options.cpus >= 0 || options.cuda_devices >= 0;
-  std::optional<HiddenVariable> hidden;
-  if (own_policy || !options.scheduler.empty()) hidden.emplace("STARPU_SCHED");
-  std::vector<std::unique_ptr<DefaultVariable>> defaults;
+  std::deque<VariableDuringStart> during_start;
+  if (own_policy || !options.scheduler.empty()) during_start.emplace_back("STARPU_SCHED", nullptr);
   if (options.disk_directory.empty()) {
-    for (const char* name : clean_buffer_variables) defaults.push_back(std::make_unique<DefaultVariable>(name, "0"));
+    for (const char* name : clean_buffer_variables) {
+      if (!std::getenv(name)) during_start.emplace_back(name, "0");  // the user's own value stands
+    }
   }
   if (mpi_) {
     mpi::start_starpu(conf);
@@ -190,8 +177,7 @@ Runtime::Runtime(const RuntimeOptions& options) {
     if (rc == -ENODEV) throw Error("StarPU found no worker to run tasks on (STARPU_NCPU=0 and no GPU?)");
     if (rc != 0) throw RuntimeError("starpu_init", rc);
   }
-  hidden.reset();
-  defaults.clear();
+  during_start.clear();
   cuda_workers_of_all_ranks_ = mpi_ ? mpi::sum(cuda_worker_count()) : cuda_worker_count();
   cpu_workers_of_all_ranks_ = mpi_ ? mpi::sum(cpu_worker_count()) : cpu_worker_count();
   tile_interface_ = std::make_unique<TileInterfaceOps>();
