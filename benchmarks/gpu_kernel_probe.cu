@@ -39,14 +39,29 @@ using trapeze::cuda::StreamPolicy;
 struct Domain {
   int n[3];
   int radius[3];
+  // Row pitch in cells (0: n[0] + 2 * radius[0]) and cells skipped before the
+  // buffer's first: with a pitch of 32 cells and lead = 32 - radius[0], every
+  // row's first interior cell starts a 128-byte line (float).
+  int pitch = 0;
+  int lead = 0;
+  int row_pitch() const { return pitch > 0 ? pitch : n[0] + 2 * radius[0]; }
   long long padded_cells() const {
-    return static_cast<long long>(n[0] + 2 * radius[0]) * (n[1] + 2 * radius[1]) * (n[2] + 2 * radius[2]);
+    return static_cast<long long>(row_pitch()) * (n[1] + 2 * radius[1]) * (n[2] + 2 * radius[2]);
+  }
+  long long elements() const { return padded_cells() + lead; }
+  // The domain with rows aligned to 128 bytes of `element_bytes` cells.
+  Domain aligned(int element_bytes) const {
+    Domain a = *this;
+    const int line = 128 / element_bytes;
+    a.pitch = (n[0] + 2 * radius[0] + line - 1) / line * line;
+    a.lead = line - radius[0];
+    return a;
   }
   long long cells() const { return static_cast<long long>(n[0]) * n[1] * n[2]; }
   LaunchGeometry geometry(int k) const {
     LaunchGeometry g{};
     for (int d = 0; d < 3; ++d) {
-      g.padded[d] = n[d] + 2 * radius[d];
+      g.padded[d] = d == 0 ? row_pitch() : n[d] + 2 * radius[d];
       g.inside_lo[d] = g.region_lo[d] = radius[d];
       g.inside_hi[d] = g.region_hi[d] = radius[d] + n[d];
       g.radius[d] = radius[d];
@@ -70,7 +85,23 @@ struct Variant {
   bool check_against_default = false;  // its output must equal the set's first variant's, bit for bit
   std::string check = "";              // "equal" or what differed
   double cell_bytes = 8;               // one step's bytes per cell: the roofline's divisor
+  long long elements = 0;              // cells its buffers need (0: the set's domain's)
 };
+
+// A variant on the domain with rows aligned to 128 bytes: its buffers'
+// pointers start `lead` cells in. (Its output is laid out differently, so it
+// is not compared with the default's; the kernel is the same.)
+template <typename T>
+Variant on_aligned_rows(Variant v, const Domain& aligned) {
+  const int lead = aligned.lead;
+  v.launch = [launch = v.launch, lead](const void* in, void* out) {
+    launch(static_cast<const T*>(in) + lead, static_cast<T*>(out) + lead);
+  };
+  v.policy += " aligned";
+  v.elements = aligned.elements();
+  v.check_against_default = false;
+  return v;
+}
 
 // HotSpot reading its power map from device memory at every step, as the
 // kernels did before `constants_at_cell_only` (the probe's comparison).
@@ -193,6 +224,15 @@ int main(int argc, char** argv) {
   variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<256, 1, 1, 512, 2, 2>, 8>("jacobi2d", "t256 p512 b2 a2", square));
   variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<256, 1, 1, 128, 2, 2>, 8>("jacobi2d", "t256 p128 b2 a2", square));
   variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<256, 1, 1, 256, 4, 2>, 8>("jacobi2d", "t256 p256 b4 a2", square));
+  // The single step on rows aligned to 128 bytes (the tiles' rows are not:
+  // their interior starts `radius` cells into a row of n + 2r).
+  const Domain square_aligned = square.aligned(sizeof(float));
+  variants2.push_back(on_aligned_rows<float>(single_step<J2, trapeze::cuda::StreamPolicyOf<J2>>("jacobi2d", "default", square_aligned), square_aligned));
+  variants2.push_back(on_aligned_rows<float>(single_step<J2, StreamPolicy<128, 2, 1, 2, 8>>("jacobi2d", "t128x2 c2 b8", square_aligned), square_aligned));
+  variants2.push_back(on_aligned_rows<float>(single_step<J2, StreamPolicy<64, 4, 1, 2, 8>>("jacobi2d", "t64x4 c2 b8", square_aligned), square_aligned));
+  variants2.push_back(on_aligned_rows<float>(single_step<J2, StreamPolicy<32, 4, 1, 4, 16>>("jacobi2d", "t32x4 c4 b16", square_aligned), square_aligned));
+  variants2.push_back(on_aligned_rows<float>(trapezoid<J2, trapeze::cuda::PolicyOf<J2>>("jacobi2d", "default", square_aligned, 8), square_aligned));
+  variants2.push_back(on_aligned_rows<float>(register_trapezoid<J2, RT2, 8>("jacobi2d", "default (t256 p256 b2 a2)", square_aligned), square_aligned));
   // Life: the single step (the reference of the checks) and the box
   // trapezoid in shared memory. (A register trapezoid for 2-D box stencils,
   // each step's 3x3 window in registers, ran at 0.19-0.22 of the roofline
@@ -232,6 +272,9 @@ int main(int argc, char** argv) {
   variants3.push_back(plane_register<J3, PlaneStreamPolicy<256, 1, 8, 64, 2, 1>>("jacobi3d", "t256x1 r8 p64 b2 a1", cube));
   variants3.push_back(plane_register<J3, PlaneStreamPolicy<512, 1, 4, 64, 2, 2>>("jacobi3d", "t512x1 r4 p64 b2 a2", cube));
   variants3.push_back(plane_trapezoid<J3, PlaneTrapezoidPolicy<64, 16, 64, 4, 64>>("jacobi3d", "64x16 t64x4 (default)", cube, 2));
+  const Domain cube_aligned = cube.aligned(sizeof(float));
+  variants3.push_back(on_aligned_rows<float>(plane_register<J3, trapeze::cuda::PlaneRegisterPolicyOf<J3>>("jacobi3d", "default", cube_aligned), cube_aligned));
+  variants3.push_back(on_aligned_rows<float>(plane_stream<J3, trapeze::cuda::PlaneStreamPolicyOf<J3>>("jacobi3d", "default", cube_aligned), cube_aligned));
   // The 3-D register trapezoid (plane_register_trapezoid_kernel.cuh): threads
   // x, threads y, rows per thread (box = threads x by threads y * rows),
   // planes per block, blocks per multiprocessor, input planes loaded ahead;
@@ -280,7 +323,9 @@ int main(int argc, char** argv) {
   for (auto* set : {&variants2, &variants_life, &variants_hotspot, &variants3}) {
     const Domain& domain = set == &variants3 ? cube : square;
     const bool bytes = set == &variants_life;
-    const auto count = static_cast<std::size_t>(domain.padded_cells());
+    long long most = domain.padded_cells();
+    for (const Variant& v : *set) most = std::max(most, v.elements);
+    const auto count = static_cast<std::size_t>(most);
     const std::size_t element = bytes ? 1 : sizeof(float);
     std::vector<unsigned char> host(count * element);
     std::mt19937 engine(7);

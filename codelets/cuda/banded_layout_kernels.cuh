@@ -4,15 +4,18 @@
 // trapeze/banded_layout.hpp's CPU reference, and the StarPU CUDA functions
 // that run them in a task (codelets/banded_layout_args.hpp's buffers).
 //
-// The layout pairs lane k's row with column s - k at slot s, so a block goes
-// through a shared tile holding, for one lane row j of one band, the 32
-// lanes' rows (32 rows, lane_rows apart) over a run of S slots and the 31
-// columns the lanes' skew adds: to the banded layout it reads S + 31
-// columns of each row (whole lines) and writes S slots of 32 neighbouring
-// cells; back, it reads S + 31 slots and writes S columns of each row. The
-// shared tile's pitch makes the skewed side conflict-free. Cells larger
-// than 16 bytes (an integral histogram's bins) are whole transactions by
-// themselves: those go cell by cell, a thread per 4-byte word.
+// The layout pairs lane k's row with column s - k at slot s. A block takes
+// one lane row j of one band and a run of S columns (to the banded layout)
+// or S slots (back) for all 32 lanes through a shared tile: it reads exactly
+// its run, whole aligned lines, and writes the S + 31 slots (columns) the
+// lanes' skew spreads them over. The 31 at either end are shared with the
+// neighbouring run's block, each writing its own lanes of them; all others
+// are whole lines. (Reading the 31 extra columns instead, so that every
+// write is whole, ran at 0.55-0.70 of the copy bandwidth on an H100:
+// docs/PERF.md.) Offsets inside a block are 32-bit, its loops unrolled, so a
+// thread's loads are all in flight before its first store to shared memory.
+// Cells larger than 16 bytes (an integral histogram's bins) are whole
+// transactions by themselves: those go cell by cell, a thread per 4-byte word.
 #include <cuda_runtime.h>
 #include <starpu.h>
 
@@ -28,92 +31,115 @@ namespace trapeze::cuda {
 
 template <typename T>
 inline constexpr bool banded_through_shared = sizeof(T) <= 16;
-// Slots a block converts: 128 for cells of up to 8 bytes (the 31 columns of
-// skew then add a quarter to the shared tile's side, 40 KiB at most), 32 for
-// 16-byte ones (the tile stays within 48 KiB).
+// Columns (slots) a block converts: 128 for cells of up to 8 bytes (a
+// 32 KiB tile at most), 32 for 16-byte ones (16 KiB).
 template <typename T>
 inline constexpr int banded_block_slots = sizeof(T) <= 8 ? 128 : 32;
 inline constexpr int banded_block_rows = 8;  // threads: 32 x 8
 
 namespace detail {
 
-// Column c of a band's row taken modulo its columns (c > -32 and c < columns + S + 32).
+// c (columns - 32 < ... < 2 * columns + 32) taken modulo the band's columns.
 __device__ inline Index wrapped_column(Index c, Index columns) {
   if (c < 0) c += columns;
-  if (c >= columns) c -= columns;
+  else if (c >= columns) c -= columns;
   if (c < 0 || c >= columns) c = ((c % columns) + columns) % columns;  // tiles narrower than the skew
   return c;
 }
 
-// Blocks: x = band * chunks + chunk of S slots (or columns), y = lane row.
+// Blocks: x = band * runs + run of S columns (or slots), y = lane row.
 struct BandedBlock {
   Index band;
-  Index first;  // first slot (to banded) or column (back)
+  Index first;  // first column (to banded) or slot (back)
   int lane_row;
+  int width;    // columns (slots) of the run: S but in the last run
 };
 
-__device__ inline BandedBlock banded_block(const BandedLayout& layout, int slots) {
-  const Index chunks = (layout.columns + slots - 1) / slots;
+template <int S>
+__device__ inline BandedBlock banded_block(const BandedLayout& layout) {
+  const Index runs = (layout.columns + S - 1) / S;
   const Index linear = blockIdx.x;
-  const Index band = linear / chunks;
-  return {band, (linear - band * chunks) * slots, static_cast<int>(blockIdx.y)};
+  const Index band = linear / runs;
+  const Index first = (linear - band * runs) * S;
+  return {band, first, static_cast<int>(blockIdx.y), static_cast<int>(layout.columns - first < S ? layout.columns - first : S)};
 }
 
 }  // namespace detail
 
 // banded[index(r, c)] = row_major[r * ld + c].
-template <typename T>
+template <typename T, int S = banded_block_slots<T>>
 __global__ void __launch_bounds__(32 * banded_block_rows)
     to_banded_kernel(const T* __restrict__ in, Index ld, BandedLayout layout, T* __restrict__ out) {
-  constexpr int S = banded_block_slots<T>;
-  constexpr int pitch = S + 32;  // even: lane k's cell of slot i at k * (pitch - 1) + i + 31, an odd stride
-  __shared__ __align__(16) unsigned char bytes[32 * pitch * sizeof(T)];  // raw: T need not be constructible there
-  auto tile = reinterpret_cast<T(*)[pitch]>(bytes);
-  const detail::BandedBlock block = detail::banded_block(layout, S);
+  static_assert(S % 32 == 0, "a run is whole warps of columns");
+  constexpr int lanes_per_warp = 32 / banded_block_rows;
+  // Lane k's column i - k (written at slot first + i) sits at k * (S - 1) + i: S - 1 is odd, so the 32 lanes hit 32 banks.
+  __shared__ __align__(16) unsigned char bytes[32 * S * sizeof(T)];  // raw: T need not be constructible there
+  auto tile = reinterpret_cast<T(*)[S]>(bytes);
+  const detail::BandedBlock block = detail::banded_block<S>(layout);
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
   const Index band_row = block.band * layout.band_rows() + block.lane_row;
-  // Row k: the band's lane k, lane row j; columns first - 31 .. first + S - 1.
-  for (int k = ty; k < 32; k += banded_block_rows) {
+  // Rows: the band's 32 lanes at lane row j; columns first .. first + width - 1.
+#pragma unroll
+  for (int m = 0; m < lanes_per_warp; ++m) {
+    const int k = ty + m * banded_block_rows;
     const Index r = band_row + static_cast<Index>(k) * layout.lane_rows;
     if (r >= layout.rows) continue;
-    const T* row = in + r * ld;
-    for (int x = tx; x < S + 31; x += 32) tile[k][x] = row[detail::wrapped_column(block.first - 31 + x, layout.columns)];
+    const T* row = in + r * ld + block.first;
+#pragma unroll
+    for (int q = 0; q < S / 32; ++q) {
+      const int x = tx + 32 * q;
+      if (x < block.width) tile[k][x] = row[x];
+    }
   }
   __syncthreads();
   const int k = tx;
-  const Index r = band_row + static_cast<Index>(k) * layout.lane_rows;
-  if (r >= layout.rows) return;  // padding: left as it is
-  for (int i = ty; i < S; i += banded_block_rows) {
-    const Index s = block.first + i;
-    if (s >= layout.columns) break;
-    out[(block.band * layout.columns + s) * layout.band_rows() + block.lane_row * 32 + k] = tile[k][i + 31 - k];
+  if (band_row + static_cast<Index>(k) * layout.lane_rows >= layout.rows) return;  // padding: left as it is
+  const Index slot_stride = layout.band_rows();
+  T* lane = out + block.band * layout.columns * slot_stride + block.lane_row * 32 + k;
+#pragma unroll
+  for (int n = 0; n < (S + 31 + banded_block_rows - 1) / banded_block_rows; ++n) {
+    const int i = ty + n * banded_block_rows;  // slot first + i holds lane k's column first + i - k
+    const int x = i - k;
+    if (i < S + 31 && x >= 0 && x < block.width) {
+      lane[detail::wrapped_column(block.first + i, layout.columns) * slot_stride] = tile[k][x];
+    }
   }
 }
 
 // row_major[r * ld + c] = banded[index(r, c)].
-template <typename T>
+template <typename T, int S = banded_block_slots<T>>
 __global__ void __launch_bounds__(32 * banded_block_rows)
     from_banded_kernel(const T* __restrict__ in, BandedLayout layout, T* __restrict__ out, Index ld) {
-  constexpr int S = banded_block_slots<T>;
-  constexpr int pitch = S + 31;  // odd: lane k's cells of a slot, stored by lane, hit every bank once
+  static_assert(S % 32 == 0, "a run is whole warps of slots");
+  constexpr int lanes_per_warp = 32 / banded_block_rows;
+  constexpr int pitch = S + 1;  // odd: a slot's 32 lanes, stored by lane, hit every bank once
   __shared__ __align__(16) unsigned char bytes[32 * pitch * sizeof(T)];
   auto tile = reinterpret_cast<T(*)[pitch]>(bytes);
-  const detail::BandedBlock block = detail::banded_block(layout, S);
+  const detail::BandedBlock block = detail::banded_block<S>(layout);
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
   const Index band_row = block.band * layout.band_rows() + block.lane_row;
-  const T* band = in + block.band * layout.columns * layout.band_rows() + block.lane_row * 32;
-  // Slots first .. first + S + 30 (mod columns): lane k's columns first .. first + S - 1 among them.
-  for (int x = ty; x < S + 31; x += banded_block_rows) {
-    const Index s = detail::wrapped_column(block.first + x, layout.columns);
-    tile[tx][x] = band[s * layout.band_rows() + tx];
+  const Index slot_stride = layout.band_rows();
+  const T* slots = in + (block.band * layout.columns + block.first) * slot_stride + block.lane_row * 32 + tx;
+  // Slots first .. first + width - 1, a warp a slot (a whole line).
+#pragma unroll
+  for (int n = 0; n < S / banded_block_rows; ++n) {
+    const int i = ty + n * banded_block_rows;
+    if (i < block.width) tile[tx][i] = slots[i * slot_stride];
   }
   __syncthreads();
-  for (int k = ty; k < 32; k += banded_block_rows) {
+  // Lane k's cell of slot first + i is its column first + i - k: a warp
+  // writes lane k's row at columns first - 32 + x, whole aligned lines but
+  // the run's two ends.
+#pragma unroll
+  for (int m = 0; m < lanes_per_warp; ++m) {
+    const int k = ty + m * banded_block_rows;
     const Index r = band_row + static_cast<Index>(k) * layout.lane_rows;
     if (r >= layout.rows) continue;
-    for (int i = tx; i < S; i += 32) {
-      const Index c = block.first + i;
-      if (c < layout.columns) out[r * ld + c] = tile[k][i + k];
+    T* row = out + r * ld;
+#pragma unroll
+    for (int q = 0; q <= S / 32; ++q) {
+      const int i = tx + 32 * q - 32 + k;
+      if (i >= 0 && i < block.width) row[detail::wrapped_column(block.first + i - k, layout.columns)] = tile[k][i];
     }
   }
 }
@@ -136,16 +162,16 @@ __global__ void banded_cells_kernel(const T* __restrict__ in, T* __restrict__ ou
   }
 }
 
-template <typename T, bool ToBanded>
+// S: columns (slots) a block converts (a benchmark's sweep; the codelets take the default).
+template <typename T, bool ToBanded, int S = banded_block_slots<T>>
 void launch_banded_conversion(const T* in, T* out, Index ld, const BandedLayout& layout, cudaStream_t stream) {
   if (layout.rows == 0 || layout.columns == 0) return;
   if constexpr (banded_through_shared<T>) {
-    constexpr int S = banded_block_slots<T>;
     const Index blocks = layout.bands() * ((layout.columns + S - 1) / S);
     const dim3 grid(static_cast<unsigned>(blocks), static_cast<unsigned>(layout.lane_rows));
     const dim3 threads(32, banded_block_rows);
-    if constexpr (ToBanded) to_banded_kernel<T><<<grid, threads, 0, stream>>>(in, ld, layout, out);
-    else from_banded_kernel<T><<<grid, threads, 0, stream>>>(in, layout, out, ld);
+    if constexpr (ToBanded) to_banded_kernel<T, S><<<grid, threads, 0, stream>>>(in, ld, layout, out);
+    else from_banded_kernel<T, S><<<grid, threads, 0, stream>>>(in, layout, out, ld);
     TRAPEZE_CUDA_CHECK_LAUNCH(ToBanded ? "to_banded_kernel" : "from_banded_kernel");
   } else {
     int device = 0, sms = 0;
