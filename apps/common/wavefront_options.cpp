@@ -17,8 +17,8 @@ void add_wavefront_options(CLI::App& cli, WavefrontOptions& options) {
                  "seed 004's model with its constants from a training run on the space's first columns, cached")
       ->capture_default_str();
   cli.add_option("--layout", options.layout,
-                 "apps that read an image or keep every cell: layout of a tile's cells where it runs: auto (row-major "
-                 "until the banded layout has been measured on GPUs), row, or banded (seed 004's hybrid "
+                 "apps that read an image or keep every cell: layout of a tile's cells where it runs: auto (banded "
+                 "where tiles run on GPUs alone in one process, else row-major), row, or banded (seed 004's hybrid "
                  "row/diagonal-major layout, converted on the device by tasks of the run)")
       ->capture_default_str();
   cli.add_option("--checkpoint", options.checkpoint,

@@ -99,11 +99,12 @@ struct WavefrontPlan {
   // band above by 31 steps plus one or two hyper-tiles.
   int hyper_tile_width = 32;
   // Layout of the tiles' cell inputs and output where their tasks run (a
-  // wavefront that has neither ignores it). automatic: row-major for now; the
-  // banded layout becomes the default of tiles on GPUs alone once a GPU run
-  // has checked and timed it (scripts/device/device_banded_layout.sh: it has
-  // not run yet). banded: on any worker (CPU tasks convert to row-major and
-  // back inside the task: for tests), not across MPI ranks. The caller's
+  // wavefront that has neither ignores it). automatic: banded where the
+  // tiles run on GPUs alone in one process (an integral histogram 1.14-1.21x
+  // faster on an H100, a summed-area table 0.97-1.10x, its run bound by
+  // PCIe: docs/PERF.md), row-major elsewhere. banded: on any worker (CPU
+  // tasks convert to row-major and back inside the task: for tests), not
+  // across MPI ranks. The caller's
   // arrays stay row-major: the run inserts conversion tasks, see
   // trapeze/wavefront_run.hpp.
   WavefrontLayout layout = WavefrontLayout::automatic;

@@ -374,24 +374,24 @@ class WavefrontRun {
                                              &WavefrontRun::tile_footprint);
   }
 
-  // Banded where the plan says so (automatic stays row-major until the
-  // banded layout has run on a GPU: WavefrontPlan::layout); one lane-row
-  // count per tile row: the GPU codelet's own choice for its rows, which the
-  // last, shorter row of tiles may change.
+  // Banded where the plan says so, or automatically where the tiles run on
+  // GPUs alone in one process (WavefrontPlan::layout); one lane-row count
+  // per tile row: the GPU codelet's own choice for its rows, which the last,
+  // shorter row of tiles may change.
   void choose_layout() {
     const bool has_cells = has_input_v<cell_input_of<W>> || !data_.output.empty();
     if (plan_.banded_lane_rows < 0 || plan_.banded_lane_rows > 64) {
       throw InvalidArgument("banded lanes must hold 1 to 64 rows (0: automatic), got " + std::to_string(plan_.banded_lane_rows));
     }
-    if (!has_cells || plan_.layout != WavefrontLayout::banded) return;
-    if (distributed()) {
-      if (plan_.layout == WavefrontLayout::banded) {
-        throw InvalidArgument("the banded wavefront layout is not available on several MPI ranks; use the row-major layout");
-      }
-      return;
-    }
     const CudaStencilFunctions* cuda = cuda_functions_of<W>();
     const bool may_run_on_gpu = (codelet_.where & STARPU_CUDA) != 0 && codelet_.cuda_funcs[0] != nullptr;
+    const bool gpus_alone = may_run_on_gpu && (codelet_.where & STARPU_CPU) == 0;
+    const bool wanted = plan_.layout == WavefrontLayout::banded ||
+                        (plan_.layout == WavefrontLayout::automatic && gpus_alone && !distributed());
+    if (!has_cells || !wanted) return;
+    if (distributed()) {
+      throw InvalidArgument("the banded wavefront layout is not available on several MPI ranks; use the row-major layout");
+    }
     for (Index a = 0; a < tile_rows_; ++a) {
       int lane_rows = plan_.banded_lane_rows;
       if (lane_rows == 0) {
