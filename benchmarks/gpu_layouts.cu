@@ -140,13 +140,12 @@ Variant exchange(const Extent& e, int a, int b) {
 // Seed 004's banded layout of wavefront tiles (codelets/cuda/banded_layout_kernels.cuh),
 // a tile of whole bands (no padding) to it or back, with lanes of `lane_rows`
 // rows; `slots`: the columns a block converts (0: the codelets' default; 64 or 256).
-// `whole`: the kernels that read 32 columns (slots) more so that every write is a whole line.
-template <bool ToBanded, int S, bool Whole = true>
+template <bool ToBanded, int S>
 void banded_with(const float* in, float* out, const trapeze::BandedLayout& l) {
-  trapeze::cuda::launch_banded_conversion<float, ToBanded, S, Whole>(in, out, l.columns, l, nullptr);
+  trapeze::cuda::launch_banded_conversion<float, ToBanded, S>(in, out, l.columns, l, nullptr);
 }
 
-Variant banded(bool to_banded, Index rows, Index columns, int lane_rows, int slots = 0, bool whole = true) {
+Variant banded(bool to_banded, Index rows, Index columns, int lane_rows, int slots = 0) {
   const trapeze::BandedLayout layout{rows, columns, lane_rows};
   if (layout.cells() != rows * columns) {
     std::fprintf(stderr, "gpu_layouts: %lldx%lld is not whole bands of %d rows\n", static_cast<long long>(rows),
@@ -155,13 +154,11 @@ Variant banded(bool to_banded, Index rows, Index columns, int lane_rows, int slo
   }
   constexpr int default_slots = trapeze::cuda::banded_block_slots<float>;
   void (*convert)(const float*, float*, const trapeze::BandedLayout&) =
-      !whole && slots == 128 ? (to_banded ? banded_with<true, 128, false> : banded_with<false, 128, false>)
-      : !whole && slots == 256 ? (to_banded ? banded_with<true, 256, false> : banded_with<false, 256, false>)
-      : slots == 64    ? (to_banded ? banded_with<true, 64> : banded_with<false, 64>)
+      slots == 64    ? (to_banded ? banded_with<true, 64> : banded_with<false, 64>)
       : slots == 256 ? (to_banded ? banded_with<true, 256> : banded_with<false, 256>)
                      : (to_banded ? banded_with<true, default_slots> : banded_with<false, default_slots>);
   Variant v{std::string(to_banded ? "row-major -> banded" : "banded -> row-major") + " L" + std::to_string(lane_rows) +
-                (slots ? " S" + std::to_string(slots) : "") + (whole ? "" : " partial"),
+                (slots ? " S" + std::to_string(slots) : ""),
             std::to_string(rows) + "x" + std::to_string(columns), rows * columns,
             [=](const float* in, float* out) { convert(in, out, layout); }, nullptr, {}, ""};
   // A smaller tile of the same aspect with a short last band, every cell checked.
@@ -237,18 +234,10 @@ int main(int argc, char** argv) {
       variants.push_back(banded(false, rows, columns, lane_rows));
     }
   }
-  // The run a block converts, 64 and 256 columns against the default (128).
-  // and the kernels that read only their run and share their writes' ends
-  // with their neighbours ("partial"), on the three shapes.
+  // The run a block converts, 64 and 256 slots against the default (128).
   for (int slots : {64, 256}) {
     variants.push_back(banded(true, 16384, 16384, 8, slots));
     variants.push_back(banded(false, 16384, 16384, 8, slots));
-  }
-  for (const auto& [rows, columns] : std::vector<std::pair<Index, Index>>{{16384, 16384}, {4096, 65536}, {65536, 4096}}) {
-    for (int slots : {128, 256}) {
-      variants.push_back(banded(true, rows, columns, 8, slots, false));
-      variants.push_back(banded(false, rows, columns, 8, slots, false));
-    }
   }
   // TRAPEZE_LAYOUTS_ONLY=text[,text...]: the variants whose "conversion shape" holds one of them (for a profiler).
   if (const char* only = std::getenv("TRAPEZE_LAYOUTS_ONLY")) {
