@@ -11,7 +11,16 @@ struct Life {
   static constexpr int dims = 2;
   static constexpr trapeze::StencilShape shape{{1, 1, 0}, trapeze::ShapeKind::box};
   TRAPEZE_HOST_DEVICE std::uint8_t operator()(const trapeze::Neighbourhood<std::uint8_t>& at) const {
-    const int alive = at(-1, -1) + at(0, -1) + at(1, -1) + at(-1, 0) + at(1, 0) + at(-1, 1) + at(0, 1) + at(1, 1);
+    // The count (at most 8) in a byte on CPUs, so the row loop adds 32 cells
+    // a vector instruction instead of widening them to 32 bits; in 32 bits
+    // on GPUs, whose registers are.
+#ifdef __CUDA_ARCH__
+    using Count = int;
+#else
+    using Count = std::uint8_t;
+#endif
+    const Count alive = static_cast<Count>(at(-1, -1) + at(0, -1) + at(1, -1) + at(-1, 0) + at(1, 0) + at(-1, 1) +
+                                           at(0, 1) + at(1, 1));
     // Bitwise, not short-circuit: no branch, so the row loop vectorises.
     return static_cast<std::uint8_t>((alive == 3) | ((alive == 2) & (at(0, 0) != 0)));
   }
