@@ -14,12 +14,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=${OUT:-/tmp/out}; mkdir -p "$out"
 rows=$out/mpi_heights.jsonl; : > "$rows"
 source "$here/mpi_ranked.sh"
-nvidia-smi -L
-size=${SIZE:-2016x2016x2016} steps=${STEPS:-126} warm=${WARM:-36}
-planes=${size##*x}
-args="--devices gpu --size $size --steps $steps --warmup-steps $warm --no-grid --json"
+jacobi3d_stepping_setup
 two=(env CUDA_VISIBLE_DEVICES=0,1 $mpi -np 2 bash -c 'ranked "$@"' ranked jacobi3d $args)
-STARPU_NCUDA=1 timeout 300 "$here/run.sh" jacobi3d --devices gpu --steps 16 --json >/dev/null 2>>"$out/err.log"  # profile heights
 for round in $(seq 1 "${ROUNDS:-3}"); do
   record_run 1gpu env STARPU_NCUDA=1 "$here/run.sh" jacobi3d $args
   record_run 2rank-auto "${two[@]}"

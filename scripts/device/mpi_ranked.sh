@@ -39,3 +39,13 @@ for v, rs in by.items():
           f"{base / m:8.3f} {statistics.median(x['seconds'] for x in rs):8.3f} {','.join(sorted({x['checksum'] for x in rs}))}")
 PY
 }
+# `jacobi3d_stepping_setup`: what the 2-rank jacobi3d scripts share: $size,
+# $planes and $args from SIZE (2016x2016x2016), STEPS (126) and WARM (36
+# steps of warm-up), then one run on one GPU that profiles the heights.
+jacobi3d_stepping_setup() {
+  size=${SIZE:-2016x2016x2016}
+  planes=${size##*x}
+  args="--devices gpu --size $size --steps ${STEPS:-126} --warmup-steps ${WARM:-36} --no-grid --json"
+  nvidia-smi -L
+  STARPU_NCUDA=1 timeout 300 "$here/run.sh" jacobi3d --devices gpu --steps 16 --json >/dev/null 2>>"$out/err.log"
+}
