@@ -40,7 +40,8 @@ inline constexpr int banded_block_rows = 8;  // threads: 32 x 8
 
 namespace detail {
 
-// c (columns - 32 < ... < 2 * columns + 32) taken modulo the band's columns.
+// c (-32 <= c < columns + S + 32: a run's 32 columns or slots beyond it)
+// taken modulo the band's columns.
 __device__ inline Index wrapped_column(Index c, Index columns) {
   if (c < 0) c += columns;
   else if (c >= columns) c -= columns;

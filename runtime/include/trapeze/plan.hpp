@@ -100,13 +100,12 @@ struct WavefrontPlan {
   int hyper_tile_width = 32;
   // Layout of the tiles' cell inputs and output where their tasks run (a
   // wavefront that has neither ignores it). automatic: banded where the
-  // tiles run on GPUs alone in one process (an integral histogram 1.14-1.21x
-  // faster on an H100, a summed-area table 0.97-1.10x, its run bound by
+  // tiles run on GPUs alone in one process (an integral histogram 1.12-1.21x
+  // faster on an H100, a summed-area table 0.97-1.12x, its run bound by
   // PCIe: docs/PERF.md), row-major elsewhere. banded: on any worker (CPU
   // tasks convert to row-major and back inside the task: for tests), not
-  // across MPI ranks. The caller's
-  // arrays stay row-major: the run inserts conversion tasks, see
-  // trapeze/wavefront_run.hpp.
+  // across MPI ranks. The caller's arrays stay row-major: the run inserts
+  // conversion tasks, see trapeze/wavefront_run.hpp.
   WavefrontLayout layout = WavefrontLayout::automatic;
   // Banded layout: rows a lane holds in a band of 32 lanes. 0: the GPU
   // codelet's own choice for the tile's shape (8 on CPUs alone).

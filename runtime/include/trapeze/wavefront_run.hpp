@@ -36,11 +36,11 @@
 // Layouts (WavefrontPlan::layout): in the banded layout, the tiles' cell
 // inputs and output are kept in seed 004's hybrid row/diagonal-major layout
 // (trapeze/banded_layout.hpp) where the tasks run, in which the GPU kernel's
-// warps read and write whole lines. The caller's arrays stay row-major; the run inserts the
-// conversions as tasks of their own on the tile's data: a tile's cell inputs
-// are converted after they reach the GPU, into a banded copy that the tile
-// task reads there, and its output is written banded and converted back
-// before it leaves for host memory. Each copy is converted once, by the
+// warps read and write whole lines. The caller's arrays stay row-major; the
+// run inserts the conversions as tasks of their own on the tile's data: a
+// tile's cell inputs are converted after they reach the GPU, into a banded
+// copy that the tile task reads there, and its output is written banded and
+// converted back before it leaves for host memory. Each copy is converted once, by the
 // kernels of codelets/cuda/banded_layout_kernels.cuh, where it is; a banded
 // copy is dropped (starpu_data_unregister_submit) once its last reader is done.
 #include <starpu.h>
