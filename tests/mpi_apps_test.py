@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The stencil apps under mpirun (issue 12): 2 and 3 ranks at odd sizes and
-with periodic boundaries give bit for bit the 1-rank result. Each run writes
+with periodic boundaries give bit for bit the 1-rank result, with halo
+pieces through MPI and through the node's shared memory. Each run writes
 its whole field with --output (rank 0 receives it from the others), and
 --verify checks it against the sequential reference; the --json line is
 printed once and names the ranks. StarPU-MPI's own statistics show that
@@ -61,13 +62,13 @@ def check(condition, what):
         print("FAIL:", what, flush=True)
 
 
-def run_json(ranks, app, arguments, extra=()):
+def run_json(ranks, app, arguments, extra=(), environment=None):
     """One run (under mpirun with more than one rank); rank 0's JSON line, checked to be the only one."""
     command = [os.path.join(apps_dir, app), *arguments.split(), *extra, "--json"]
     if ranks > 1:
         command = MPIRUN + ["-np", str(ranks)] + command
     done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240,
-                          env=ENVIRONMENT)
+                          env=environment or ENVIRONMENT)
     what = f"{ranks} rank(s): {app} {arguments}"
     check(done.returncode == 0, f"{what}: exit {done.returncode}: {done.stderr.strip()[-2000:]}")
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
@@ -75,9 +76,10 @@ def run_json(ranks, app, arguments, extra=()):
     return json.loads(lines[0]) if len(lines) == 1 else {}
 
 
-def run(ranks, app, arguments, output, extra=()):
+def run(ranks, app, arguments, output, extra=(), environment=None):
     """A verified run; --output when given."""
-    report = run_json(ranks, app, arguments, [*extra, "--verify", *(["--output", output] if output else [])])
+    report = run_json(ranks, app, arguments, [*extra, "--verify", *(["--output", output] if output else [])],
+                      environment)
     what = f"{ranks} rank(s): {app} {arguments}"
     check(report.get("verified") is True, f"{what}: not verified: {report}")
     check(report.get("ranks") == ranks, f"{what}: ranks {report.get('ranks')} in the JSON line")
@@ -132,6 +134,20 @@ def only_halos_travel():
             check((report.get("collect_seconds", -1) > 0) == bool(output),
                   f"--output {output}: collect_seconds {report.get('collect_seconds')}")
             print(f"--output {output}: bytes sent per rank: {sent}", flush=True)
+    # Through the node's shared memory no halo byte goes through MPI: the
+    # posts and takes exchange zero-byte messages only, and the result is 1 rank's.
+    environment = dict(ENVIRONMENT, STARPU_MPI_STATS="1", TRAPEZE_NODE_EXCHANGE="host")
+    environment.pop("STARPU_SILENT")
+    done = subprocess.run(MPIRUN + ["-np", "2", os.path.join(apps_dir, "jacobi2d"), *arguments], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=240, env=environment)
+    sent = sent_bytes_per_rank(done.stderr)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    report = json.loads(lines[0]) if len(lines) == 1 else {}
+    check(done.returncode == 0 and sent == {0: 0, 1: 0} and report.get("node_exchange") == "host" and
+          report.get("checksum") == one_rank.get("checksum"),
+          f"pieces through host memory: exit {done.returncode}, bytes sent per rank {sent} (expected none), "
+          f"node_exchange {report.get('node_exchange')}, checksum {report.get('checksum')} against {one_rank.get('checksum')}")
+    print(f"pieces through host memory: bytes sent per rank through MPI: {sent}", flush=True)
 
 
 def generated_grids_across_ranks():
@@ -273,15 +289,20 @@ def main():
             # --checksum: under MPI each rank adds the cells of its own tiles
             # and the sums are added up (the field is gathered only afterwards).
             single_report = run(1, app, arguments, single, ["--checksum"])
-            for ranks in (2, 3):
-                spread = os.path.join(tmp, f"{index}-{ranks}.txt")
-                spread_report = run(ranks, app, arguments, spread, ["--checksum"])
+            # Halo pieces between the ranks (all on this node) through MPI,
+            # then through the node's shared host memory (trapeze/node_exchange.hpp).
+            for ranks, exchange in ((2, "mpi"), (3, "mpi"), (2, "host"), (3, "host")):
+                spread = os.path.join(tmp, f"{index}-{ranks}-{exchange}.txt")
+                environment = dict(ENVIRONMENT, TRAPEZE_NODE_EXCHANGE=exchange)
+                spread_report = run(ranks, app, arguments, spread, ["--checksum"], environment)
+                what = f"{ranks} ranks, pieces through {exchange}: {app} {arguments}"
                 same = os.path.exists(single) and os.path.exists(spread) and filecmp.cmp(single, spread, shallow=False)
-                check(same, f"{ranks} ranks: {app} {arguments}: --output differs from 1 rank's")
+                check(same, f"{what}: --output differs from 1 rank's")
                 check(single_report.get("checksum") is not None and spread_report.get("checksum") == single_report.get("checksum"),
-                      f"{ranks} ranks: {app} {arguments}: checksum {spread_report.get('checksum')} "
-                      f"against 1 rank's {single_report.get('checksum')}")
-                print(f"{app} {arguments}: {ranks} ranks {'equal 1 rank' if same else 'DIFFER'}", flush=True)
+                      f"{what}: checksum {spread_report.get('checksum')} against 1 rank's {single_report.get('checksum')}")
+                check(spread_report.get("node_exchange") == exchange,
+                      f"{what}: node_exchange {spread_report.get('node_exchange')} in the JSON line")
+                print(f"{what}: {'equal 1 rank' if same else 'DIFFER'}", flush=True)
         for app, arguments, fields in WAVEFRONT_CASES:
             single = run(1, app, arguments, None)
             for ranks in (2, 3):

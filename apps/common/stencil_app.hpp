@@ -415,8 +415,10 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   double seconds = 0, collect_seconds = 0;
   std::optional<double> stepping_seconds;
   std::optional<double> predicted_exchange_bytes;
+  std::string node_exchange = "mpi";
   {
     trapeze::StencilRun<S> run(runtime, stencil, grid, plan);
+    if (run.pieces_through_mailboxes() > 0) node_exchange = trapeze::to_string(run.node_exchange());
     add_checkpoints(run);
     // What the partition sends between owners (GPUs, ranks): one exchange
     // after every stage but the last, each updated field's strips. A
@@ -542,6 +544,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                              {"window", plan.max_tasks_in_flight},
                              {"ranks", runtime.ranks()},
                              {"collect_seconds", collect_seconds},
+                             {"node_exchange", runtime.ranks() > 1 ? nlohmann::json(node_exchange) : nlohmann::json(nullptr)},
                              {"out_of_core", out_of_core},
                              {"stream_tiles", plan.stream_tiles},
                              {"gpu_memory_bytes", gpu_memory},

@@ -1,4 +1,5 @@
 #include "trapeze/cuda_stencils.hpp"
+#include "trapeze/cuda_ipc.hpp"
 
 #include <map>
 #include <string>
@@ -15,7 +16,19 @@ std::map<std::type_index, CudaStencilFunctions>& table() {
   return registered;
 }
 
+CudaIpcFunctions& ipc_functions() {
+  static CudaIpcFunctions registered;
+  return registered;
+}
+
 }  // namespace
+
+bool register_cuda_ipc(const CudaIpcFunctions& functions) {
+  ipc_functions() = functions;
+  return true;
+}
+
+const CudaIpcFunctions* find_cuda_ipc() { return ipc_functions().allocate_shared ? &ipc_functions() : nullptr; }
 
 bool register_cuda_stencil(const std::type_info& stencil, const CudaStencilFunctions& functions) {
   table()[std::type_index(stencil)] = functions;

@@ -11,6 +11,7 @@
 #include <typeinfo>
 
 #include "codelets/cuda/stage_cuda.cuh"
+#include "trapeze/cuda_ipc.cuh"  // halo pieces between ranks of a node, GPU to GPU
 #include "trapeze/cuda_stencils.hpp"
 
 #define TRAPEZE_CUDA_CONCAT_INNER(a, b) a##b

@@ -73,6 +73,7 @@ class StencilRun {
     if (plan.first_step < 0) throw InvalidArgument("first step must be >= 0, got " + std::to_string(plan.first_step));
     steps_submitted_ = plan.first_step;
     init_codelets();
+    tiles_.exchange_within_nodes(runtime, stage_codelet_.where == STARPU_CUDA);
     if (uses_cuda()) check_tiles_fit_gpus();
     if (out_of_core()) {
       window_.guard_stalls(stall_seconds_from_environment(),
@@ -247,6 +248,10 @@ class StencilRun {
   bool distributed() const { return tiles_.owners().distributed(); }
   // The rank that owns a tile (0 in one process).
   int owner_rank(int tile) const { return tiles_.owners().owner(tile); }
+  // How halo pieces between ranks of one node travel (mpi where none do
+  // otherwise), and how many of them go through mailboxes.
+  NodeExchangeMode node_exchange() const { return tiles_.node_exchange().mode(); }
+  int pieces_through_mailboxes() const { return tiles_.node_exchange().moved_pieces(); }
 
  private:
   struct TileProgress {
@@ -478,6 +483,7 @@ class StencilRun {
       const PublishArgs args{&tiles_.layout(t)};
       insert(&publish_codelet_, data, &args, sizeof args, &on_copy_done, this, tiles_.name(t), &placements_[t],
              owner_rank(t));
+      submit_node_transfers(t, read_version_);
     }
     strips_current_ = true;
   }
@@ -531,6 +537,22 @@ class StencilRun {
     }
   }
 
+  // The pieces tile t has just written (their `version`) that go to another
+  // rank of the node through a mailbox: a post on the tile's rank, then a
+  // take on the reader's (trapeze/node_exchange.hpp).
+  void submit_node_transfers(int t, int version) {
+    const NodeExchange& exchange = tiles_.node_exchange();
+    if (exchange.moved_pieces() == 0) return;
+    for (int i : tiles_.halo_layout().tiles[t].outputs) {
+      if (!exchange.moves(i)) continue;
+      for (const NodeExchange::Task& task : {exchange.post(i, version, tiles_.strip(i, version)), exchange.take(i, version)}) {
+        std::vector<starpu_data_descr> data(task.data.begin(), task.data.end());
+        insert(task.codelet, data, &task.args, sizeof task.args, &on_copy_done, this, task.codelet->name, nullptr,
+               task.rank);
+      }
+    }
+  }
+
   void submit_stage(int steps, bool publish) {
     for (int t = 0; t < tiling_.count(); ++t) {
       std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_RW}};
@@ -542,6 +564,7 @@ class StencilRun {
                               plan_.kernel_height};
       insert(&stage_codelet_, data, &args, sizeof args, &on_stage_done, &progress_[t], tiles_.name(t),
              &placements_[t], owner_rank(t));
+      if (publish) submit_node_transfers(t, 1 - read_version_);
       if (plan_.stream_tiles && tiles_.owners().local(t)) {
         // Takes effect once this stage has run (it is ordered after it).
         starpu_data_wont_use(tiles_.tile_handle(t));

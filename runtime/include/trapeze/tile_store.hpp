@@ -32,6 +32,7 @@
 #include "trapeze/halo_pieces.hpp"
 #include "trapeze/host_buffer.hpp"
 #include "trapeze/memory_limits.hpp"
+#include "trapeze/node_exchange.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/stencil_shape.hpp"
 #include "trapeze/tile_interface.hpp"
@@ -193,8 +194,21 @@ class TileStore {
   const HostBuffer<T>& constant_buffer(int t) const { return constant_buffers_[t]; }
 
   void append_inputs(int t, int version, std::vector<starpu_data_descr>& data) const {
-    for (int i : layout_.tiles[t].inputs) data.push_back({strips_[i][version].get(), STARPU_R});
+    for (int i : layout_.tiles[t].inputs) {
+      data.push_back({exchange_.moves(i) ? exchange_.received(i, version) : strips_[i][version].get(), STARPU_R});
+    }
   }
+  // Spread over ranks: pieces between ranks of one node go through mailboxes
+  // both map (trapeze/node_exchange.hpp) rather than MPI. Collective; call
+  // once, before any task. `gpu_only`: stage tasks run on CUDA workers only.
+  void exchange_within_nodes(Runtime& runtime, bool gpu_only) {
+    if (!owners_.distributed()) return;
+    std::vector<std::size_t> cells;
+    for (const HaloPiece& piece : layout_.pieces) cells.push_back(static_cast<std::size_t>(layouts_.front().updated_fields * piece.source.cells()));
+    exchange_ = NodeExchange(runtime, layout_, owners_, cells, sizeof(T), gpu_only);
+  }
+  const NodeExchange& node_exchange() const { return exchange_; }
+  starpu_data_handle_t strip(int piece, int version) const { return strips_[piece][version].get(); }
   void append_outputs(int t, int version, std::vector<starpu_data_descr>& data) const {
     for (int i : layout_.tiles[t].outputs) data.push_back({strips_[i][version].get(), STARPU_W});
   }
@@ -296,6 +310,7 @@ class TileStore {
   std::vector<DataHandle> constant_handles_;
   std::vector<std::array<DataHandle, 2>> strips_;
   DataHandle scratch_;
+  NodeExchange exchange_;  // its handles unregister before the strips its posts read
 };
 
 }  // namespace trapeze
