@@ -46,6 +46,11 @@ GPUS_PER_NODE = 8
 # one process, 24.7 ms more per stage for the 2 x 48.8 MB a middle rank
 # sends (docs/PERF.md, 2026-11-26); the other rank runs check it.
 RANKS_IN_NODE = (4.0e9, 50e-6)
+# Since then ranks of one node pass strips through mailboxes (trapeze/node_exchange.hpp):
+# the producer copies a strip into its GPU's mailbox, the consumer copies it
+# over NVLink into its own; both copies run on the compute stream, so they
+# add to the stage instead of hiding behind it.
+LOCAL_COPY = 4.25e12             # bytes/s read + write, H200 device-to-device copy (measured)
 CELL_BYTES = 4
 RADIUS = 1
 # The largest domain one H200 holds: two padded buffers per tile on the GPU
@@ -76,14 +81,15 @@ def grid(p, dims):
     return best
 
 
-def predict(app, p, n, height, kernel_height, rate=None, owners=None, link=None, neighbours=None):
+def predict(app, p, n, height, kernel_height, rate=None, owners=None, link=None, neighbours=None, mailboxes=False):
     """`rate`: G cell updates/s of one GPU at these heights (a measured run's);
     by default the H100 kernel's at k, scaled to an H200. `n`: the domain's
     side, or its extent per dimension (x, y[, z]). `owners`: the owner grid
     (by default the most even one); `link`: RANKS_IN_NODE for one MPI rank
     per GPU in a node (NVLink otherwise, the network past a node);
     `neighbours`: the strips a GPU sends per exchange (by default a middle
-    GPU's: two per cut dimension)."""
+    GPU's: two per cut dimension); `mailboxes`: ranks of one node through
+    mailboxes (NVLink, with the two copies on the compute stream)."""
     dims = 2 if app == "jacobi2d" else 3
     owners = owners or grid(p, dims)
     extent = n if isinstance(n, (tuple, list)) else (n,) * dims
@@ -115,6 +121,9 @@ def predict(app, p, n, height, kernel_height, rate=None, owners=None, link=None,
     else:
         bandwidth, latency = NVLINK
         t_exchange = neighbours * strip_bytes / bandwidth + latency
+    if mailboxes and neighbours:
+        # Each strip out: a copy into the own mailbox; each strip in: a copy over NVLink.
+        t_stage += neighbours * (2 * strip_bytes / LOCAL_COPY + strip_bytes / NVLINK[0])
     ideal = t_compute
     lower = ideal / (t_stage + t_exchange)
     upper = ideal / max(t_stage, t_exchange + TASK_TURNAROUND)
@@ -194,6 +203,30 @@ MEASURED_FOUR_GPUS = [
 ]
 
 
+# Ranks of one node through mailboxes (docs/PERF.md, 2026-11-26, "node
+# exchange"): app, extent, H, k, the call's 1-GPU rate, GPUs, owner grid,
+# measured speed-up of the stepping (weak: efficiency x GPUs), machine.
+MEASURED_MAILBOXES = [
+    ("jacobi2d", (90112, 90112), 16, 16, 903.8, 2, (1, 2), 1.984, "2 H200"),
+    ("jacobi2d", (81920, 81920), 16, 16, 904.2, 4, (1, 4), 3.888, "4 H200"),
+    ("jacobi3d", (2016, 2016, 2016), 3, 3, 450.6, 2, (1, 1, 2), 1.881, "2 H200"),
+    ("jacobi3d", (2016, 2016, 2016), 3, 3, 449.3, 2, (1, 1, 2), 1.880, "4 H200"),
+    ("jacobi3d", (2016, 2016, 2016), 3, 3, 449.3, 4, (1, 1, 4), 3.427, "4 H200"),
+    ("jacobi3d", (2016, 4032, 4032), 3, 3, 450.0, 4, (1, 1, 4), 4 * 0.937, "4 H200"),
+]
+
+
+def mailbox_ranks():
+    """The model against ranks of one node exchanging through mailboxes."""
+    out = []
+    for app, extent, h, k, rate, p, owners, measured, machine in MEASURED_MAILBOXES:
+        r = predict(app, p, extent, h, k, rate, owners=owners, neighbours=min(2, p - 1), mailboxes=True)
+        out.append({"app": app, "extent": "x".join(map(str, extent)), "height": h, "kernel_height": k, "gpus": p,
+                    "machine": machine, "model_low": p * r["efficiency_no_overlap"],
+                    "model_high": p * r["efficiency_overlap"], "measured": measured})
+    return out
+
+
 def four_gpus():
     """The model against the 4-H200 measurements: speed-ups of the stepping."""
     out = []
@@ -241,9 +274,16 @@ def main():
     for r in four:
         print(f"{r['app']:9} {r['extent']:>15} {r['height']:>3}/{r['kernel_height']:<2} {r['gpus']:4d} {r['path']:>5} "
               f"{r['model_low']:9.3f} {r['model_high']:9.3f} {r['measured']:9.3f} {r['measured'] / r['model_low']:11.3f}")
+    print("\nranks of one node through mailboxes: the model's speed-up of the stepping against the measured")
+    print(f"{'app':9} {'domain':>15} {'H/k':>6} {'GPUs':>4} {'machine':>7} {'model lo':>9} {'model hi':>9} {'measured':>9} {'measured/lo':>11}")
+    mailboxes = mailbox_ranks()
+    for r in mailboxes:
+        print(f"{r['app']:9} {r['extent']:>15} {r['height']:>3}/{r['kernel_height']:<2} {r['gpus']:4d} {r['machine']:>7} "
+              f"{r['model_low']:9.3f} {r['model_high']:9.3f} {r['measured']:9.3f} {r['measured'] / r['model_low']:11.3f}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"predictions": table, "one_gpu": calibration, "two_gpus": two, "four_gpus": four}, f, indent=1)
+            json.dump({"predictions": table, "one_gpu": calibration, "two_gpus": two, "four_gpus": four,
+                       "mailbox_ranks": mailboxes}, f, indent=1)
 
 
 if __name__ == "__main__":

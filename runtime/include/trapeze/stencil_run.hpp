@@ -398,17 +398,18 @@ class StencilRun {
   // only the executing rank's window counts it.
   void insert(starpu_codelet* codelet, std::vector<starpu_data_descr>& data, const void* args,
               std::size_t args_size, void (*callback)(void*), void* callback_arg, const char* name,
-              const TaskPlacement* placement = nullptr, int rank = 0) {
+              const TaskPlacement* placement = nullptr, int rank = 0, int priority = 0) {
     const bool runs_here = !distributed() || rank == tiles_.owners().rank;
     // Counted before it exists, so its callback never finds more tasks done than submitted.
     if (runs_here) window_.task_submitted();
     const int rc = distributed()
                        ? insert_distributed({codelet, args, args_size, data.data(), static_cast<int>(data.size()),
-                                             callback, callback_arg, name, const_cast<TaskPlacement*>(placement), rank})
+                                             callback, callback_arg, name, const_cast<TaskPlacement*>(placement), rank,
+                                             priority})
                        : starpu_task_insert(codelet, STARPU_VALUE, args, args_size, STARPU_DATA_MODE_ARRAY,
                                             data.data(), static_cast<int>(data.size()), STARPU_CALLBACK_WITH_ARG_NFREE,
                                             callback, callback_arg, STARPU_NAME, name, STARPU_TASK_SCHED_DATA,
-                                            const_cast<TaskPlacement*>(placement), 0);
+                                            const_cast<TaskPlacement*>(placement), STARPU_PRIORITY, priority, 0);
     if (rc != 0) {
       if (runs_here) window_.task_not_submitted();
       throw RuntimeError(distributed() ? "starpu_mpi_task_insert" : "starpu_task_insert", rc);
@@ -539,16 +540,21 @@ class StencilRun {
 
   // The pieces tile t has just written (their `version`) that go to another
   // rank of the node through a mailbox: a post on the tile's rank, then a
-  // take on the reader's (trapeze/node_exchange.hpp).
+  // take on the reader's (trapeze/node_exchange.hpp). Both are short copies
+  // on the path from one rank's stage to the next rank's: they go first (the
+  // highest priority, placed with their tiles as border tasks), not behind
+  // the stages already queued.
   void submit_node_transfers(int t, int version) {
     const NodeExchange& exchange = tiles_.node_exchange();
     if (exchange.moved_pieces() == 0) return;
     for (int i : tiles_.halo_layout().tiles[t].outputs) {
       if (!exchange.moves(i)) continue;
-      for (const NodeExchange::Task& task : {exchange.post(i, version, tiles_.strip(i, version)), exchange.take(i, version)}) {
+      const int reader = tiles_.halo_layout().pieces[static_cast<std::size_t>(i)].consumer;
+      for (auto [task, tile] : {std::pair{exchange.post(i, version, tiles_.strip(i, version)), t},
+                                std::pair{exchange.take(i, version), reader}}) {
         std::vector<starpu_data_descr> data(task.data.begin(), task.data.end());
-        insert(task.codelet, data, &task.args, sizeof task.args, &on_copy_done, this, task.codelet->name, nullptr,
-               task.rank);
+        insert(task.codelet, data, &task.args, sizeof task.args, &on_copy_done, this, task.codelet->name,
+               &placements_[static_cast<std::size_t>(tile)], task.rank, STARPU_MAX_PRIO);
       }
     }
   }
