@@ -244,6 +244,17 @@ def four_gpus():
     return out
 
 
+def print_speed_ups(title, rows, column, width):
+    """The model's speed-ups of the stepping beside the measured ones; `column`
+    is the rows' field that tells them apart (printed `width` wide)."""
+    print(f"\n{title}: the model's speed-up of the stepping over one GPU against the measured")
+    print(f"{'app':9} {'domain':>15} {'H/k':>6} {'GPUs':>4} {column:>{width}} {'model lo':>9} {'model hi':>9} "
+          f"{'measured':>9} {'measured/lo':>11}")
+    for r in rows:
+        print(f"{r['app']:9} {r['extent']:>15} {r['height']:>3}/{r['kernel_height']:<2} {r['gpus']:4d} {r[column]:>{width}} "
+              f"{r['model_low']:9.3f} {r['model_high']:9.3f} {r['measured']:9.3f} {r['measured'] / r['model_low']:11.3f}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="also write the rows as JSON")
@@ -273,18 +284,10 @@ def main():
         two.append({"app": app, "n": n, "height": h, "kernel_height": k, "model_low": lo, "model_high": hi,
                     "measured": list(measured)})
         print(f"{app:9} {n:6d} {h:>3}/{k:<2} {lo:9.3f} {hi:9.3f} {', '.join(f'{m:.3f}' for m in measured):>22}")
-    print("\nfour H200s: the model's speed-up of the stepping over one GPU against the measured")
-    print(f"{'app':9} {'domain':>15} {'H/k':>6} {'GPUs':>4} {'path':>5} {'model lo':>9} {'model hi':>9} {'measured':>9} {'measured/lo':>11}")
     four = four_gpus()
-    for r in four:
-        print(f"{r['app']:9} {r['extent']:>15} {r['height']:>3}/{r['kernel_height']:<2} {r['gpus']:4d} {r['path']:>5} "
-              f"{r['model_low']:9.3f} {r['model_high']:9.3f} {r['measured']:9.3f} {r['measured'] / r['model_low']:11.3f}")
-    print("\nranks of one node through mailboxes: the model's speed-up of the stepping against the measured")
-    print(f"{'app':9} {'domain':>15} {'H/k':>6} {'GPUs':>4} {'machine':>7} {'model lo':>9} {'model hi':>9} {'measured':>9} {'measured/lo':>11}")
+    print_speed_ups("four H200s", four, "path", 5)
     mailboxes = mailbox_ranks()
-    for r in mailboxes:
-        print(f"{r['app']:9} {r['extent']:>15} {r['height']:>3}/{r['kernel_height']:<2} {r['gpus']:4d} {r['machine']:>7} "
-              f"{r['model_low']:9.3f} {r['model_high']:9.3f} {r['measured']:9.3f} {r['measured'] / r['model_low']:11.3f}")
+    print_speed_ups("ranks of one node through mailboxes", mailboxes, "machine", 7)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"predictions": table, "one_gpu": calibration, "two_gpus": two, "four_gpus": four,
