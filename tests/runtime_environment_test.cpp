@@ -1,12 +1,16 @@
 // The StarPU variables the Runtime gives defaults of its own: StarPU's
 // clean-buffer rule is off unless the user sets it (runtime.cpp), the
 // default lives only inside starpu_init (the process's environment is as
-// it was), and a user's value is left alone.
+// it was), and a user's value is left alone. TRAPEZE_NODE_EXCHANGE names how
+// halo pieces cross ranks of one node (trapeze/node_exchange.hpp).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <string>
+#include <utility>
 
+#include "trapeze/error.hpp"
+#include "trapeze/node_exchange.hpp"
 #include "trapeze/runtime.hpp"
 
 namespace {
@@ -31,6 +35,29 @@ TEST(RuntimeEnvironment, AUsersCleanBufferValuesAreKept) {
   }
   EXPECT_EQ(std::string(std::getenv("STARPU_MINIMUM_CLEAN_BUFFERS")), "7");
   unsetenv("STARPU_MINIMUM_CLEAN_BUFFERS");
+}
+
+TEST(RuntimeEnvironment, NodeExchangeModeIsReadFromTheEnvironment) {
+  trapeze::Runtime runtime({"eager", 1, 0});  // no CUDA worker
+  using trapeze::NodeExchangeMode;
+  unsetenv("TRAPEZE_NODE_EXCHANGE");
+  // Automatic: GPU mailboxes only for a rank with one GPU and its tiles on it.
+  EXPECT_EQ(trapeze::node_exchange_asked(false), NodeExchangeMode::mpi);
+  EXPECT_EQ(trapeze::node_exchange_asked(true), NodeExchangeMode::mpi);
+  for (auto [value, mode] : {std::pair{"auto", NodeExchangeMode::mpi}, std::pair{"mpi", NodeExchangeMode::mpi},
+                             std::pair{"host", NodeExchangeMode::host}, std::pair{"device", NodeExchangeMode::device}}) {
+    setenv("TRAPEZE_NODE_EXCHANGE", value, 1);
+    EXPECT_EQ(trapeze::node_exchange_asked(false), mode) << value;
+    EXPECT_EQ(std::string(trapeze::to_string(mode)), value == std::string("auto") ? "mpi" : value);
+  }
+  setenv("TRAPEZE_NODE_EXCHANGE", "shared", 1);
+  try {
+    trapeze::node_exchange_asked(false);
+    ADD_FAILURE() << "an unknown mode must be refused";
+  } catch (const trapeze::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("'shared'"), std::string::npos) << e.what();
+  }
+  unsetenv("TRAPEZE_NODE_EXCHANGE");
 }
 
 }  // namespace
