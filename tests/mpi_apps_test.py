@@ -162,15 +162,17 @@ def generated_grids_across_ranks():
                            ("jacobi2d", f"--size 157x131 --steps 6 --tile 40x40 --height 3 --boundary periodic --type double --seed {SEED}"),
                            ("jacobi3d", f"--size 37x29x23 --steps 5 --tile 16x16x8 --height 2 --boundary constant:0.5 --seed {SEED}")]:
         ordinary = run_json(1, app, arguments + " --checksum")
-        for ranks in (2, 3):
-            spread = run_json(ranks, app, arguments + " --no-grid --verify")
-            check(spread.get("verified") is True, f"{ranks} ranks: {app} {arguments} --no-grid: not verified: {spread}")
-            check(spread.get("generated_grid") is True and spread.get("ranks") == ranks,
-                  f"{ranks} ranks: {app} {arguments} --no-grid: {spread}")
+        # The random inputs also cross the ranks through the node's shared memory.
+        for ranks, exchange in ((2, "mpi"), (3, "mpi"), (2, "host"), (3, "host")):
+            what = f"{ranks} ranks, pieces through {exchange}: {app} {arguments} --no-grid"
+            spread = run_json(ranks, app, arguments + " --no-grid --verify", (),
+                              dict(ENVIRONMENT, TRAPEZE_NODE_EXCHANGE=exchange))
+            check(spread.get("verified") is True, f"{what}: not verified: {spread}")
+            check(spread.get("generated_grid") is True and spread.get("ranks") == ranks and
+                  spread.get("node_exchange") == exchange, f"{what}: {spread}")
             check(ordinary.get("checksum") is not None and spread.get("checksum") == ordinary.get("checksum"),
-                  f"{ranks} ranks: {app} {arguments} --no-grid: checksum {spread.get('checksum')} "
-                  f"against 1 rank's ordinary run {ordinary.get('checksum')}")
-            print(f"{app} {arguments} --no-grid: {ranks} ranks verified, checksum as 1 rank's", flush=True)
+                  f"{what}: checksum {spread.get('checksum')} against 1 rank's ordinary run {ordinary.get('checksum')}")
+            print(f"{what}: verified, checksum as 1 rank's", flush=True)
     # The automatic tile counts every rank's workers (one each here): 4 ranks
     # on 64x64 at h = 1 cut it into 2 bands a worker, where one rank's count
     # gave 2 tiles and a refusal ("4 owners but the tiling has only 2 tiles").
@@ -267,11 +269,14 @@ def wavefront_checkpoints_across_ranks():
 
 
 def refused_across_ranks():
-    """What does not run across ranks yet says so in one line per rank, exit 2."""
-    for app, arguments, needle in [("jacobi2d", "--size 64 --sweep-height 1:2", "--sweep-height")]:
+    """What does not run across ranks yet, or a halo path that does not
+    exist, says so in one line per rank, exit 2."""
+    for app, arguments, needle, environment in [
+            ("jacobi2d", "--size 64 --sweep-height 1:2", "--sweep-height", ENVIRONMENT),
+            ("jacobi2d", "--size 64 --steps 2", "'shared'", dict(ENVIRONMENT, TRAPEZE_NODE_EXCHANGE="shared"))]:
         command = MPIRUN + ["-np", "2", os.path.join(apps_dir, app), *arguments.split()]
         done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120,
-                              env=ENVIRONMENT, cwd=tempfile.gettempdir())
+                              env=environment, cwd=tempfile.gettempdir())
         lines = [line for line in done.stderr.splitlines() if needle in line]
         check(done.returncode != 0 and len(lines) == 2,
               f"2 ranks: {app} {arguments}: expected a non-zero exit and one line per rank naming {needle!r}, "
