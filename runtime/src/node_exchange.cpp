@@ -110,9 +110,18 @@ const char* to_string(NodeExchangeMode mode) {
   return "?";
 }
 
-NodeExchangeMode node_exchange_asked(bool gpu_only) {
+namespace {
+
+// TRAPEZE_NODE_EXCHANGE's value ("" when unset).
+std::string asked_by_environment() {
   const char* value = std::getenv("TRAPEZE_NODE_EXCHANGE");
-  const std::string asked = value ? value : "";
+  return value ? value : "";
+}
+
+}  // namespace
+
+NodeExchangeMode node_exchange_asked(bool gpu_only) {
+  const std::string asked = asked_by_environment();
   if (asked == "mpi") return NodeExchangeMode::mpi;
   if (asked == "host") return NodeExchangeMode::host;
   if (asked == "device") return NodeExchangeMode::device;
@@ -161,7 +170,7 @@ NodeExchange::NodeExchange(Runtime& runtime, const HaloLayout& halo, const TileO
   const NodeExchangeMode asked = node_exchange_asked(gpu_only);
   // Every rank settles on the least mode any rank can have (the handles each
   // registers depend on it); a mode asked by name and not had fails on all.
-  const bool named = std::getenv("TRAPEZE_NODE_EXCHANGE") && std::string(std::getenv("TRAPEZE_NODE_EXCHANGE")) != "auto";
+  const bool named = !asked_by_environment().empty() && asked_by_environment() != "auto";
   int possible = static_cast<int>(asked);
   if (asked == NodeExchangeMode::device && (!gpu_only || only_cuda_device() < 0 || !find_cuda_ipc())) possible = 0;
   const auto agreed = static_cast<NodeExchangeMode>(minimum_over_ranks(possible));

@@ -12,9 +12,8 @@
 # (128), WARM (32), ROUNDS (2). Table last; rows in $OUT/mpi_gpudirect.jsonl.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-out=${OUT:-/tmp/out}; mkdir -p "$out"
-rows=$out/mpi_gpudirect.jsonl; : > "$rows"
 source "$here/mpi_ranked.sh"
+start_rows mpi_gpudirect
 nvidia-smi -L
 { ompi_info --parsable --all 2>/dev/null | grep -iE 'cuda|ucx' | head -20; ompi_info 2>/dev/null | head -5; } > "$out/ompi_info.txt"
 echo "Open MPI and CUDA: $(grep -ciE 'cuda' "$out/ompi_info.txt") lines naming CUDA (ompi_info.txt)"

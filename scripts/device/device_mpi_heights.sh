@@ -11,9 +11,8 @@
 # $OUT/mpi_heights.jsonl.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-out=${OUT:-/tmp/out}; mkdir -p "$out"
-rows=$out/mpi_heights.jsonl; : > "$rows"
 source "$here/mpi_ranked.sh"
+start_rows mpi_heights
 jacobi3d_stepping_setup
 two=(env CUDA_VISIBLE_DEVICES=0,1 $mpi -np 2 bash -c 'ranked "$@"' ranked jacobi3d $args)
 for round in $(seq 1 "${ROUNDS:-3}"); do

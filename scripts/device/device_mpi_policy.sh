@@ -11,9 +11,8 @@
 # ROUNDS (3). Table last; rows in $OUT/mpi_policy.jsonl.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-out=${OUT:-/tmp/out}; mkdir -p "$out"
-rows=$out/mpi_policy.jsonl; : > "$rows"
 source "$here/mpi_ranked.sh"
+start_rows mpi_policy
 jacobi3d_stepping_setup
 eager=(env STARPU_SCHED=eager CUDA_VISIBLE_DEVICES=0,1 $mpi -np 2 bash -c 'ranked "$@"' ranked jacobi3d $args)
 owner=(env STARPU_SCHED=trapeze-owner CUDA_VISIBLE_DEVICES=0,1 $mpi -np 2 bash -c 'ranked "$@"' ranked jacobi3d $args)

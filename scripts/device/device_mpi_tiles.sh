@@ -10,9 +10,8 @@
 # TILES ("2016x2016x252 2016x2016x126"), G (2), ROUNDS (2). Table last; rows in $OUT/mpi_tiles.jsonl.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-out=${OUT:-/tmp/out}; mkdir -p "$out"
-rows=$out/mpi_tiles.jsonl; : > "$rows"
 source "$here/mpi_ranked.sh"
+start_rows mpi_tiles
 app=${APP:-jacobi3d} size=${SIZE:-2016x2016x2016} steps=${STEPS:-128} warm=${WARM:-32} g=${G:-2}
 args="--devices gpu --size $size --steps $steps --warmup-steps $warm --no-grid --json"
 STARPU_NCUDA=1 timeout 300 "$here/run.sh" $app --devices gpu --steps 16 --json >/dev/null 2>>"$out/err.log"  # profile heights

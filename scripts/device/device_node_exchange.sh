@@ -15,9 +15,8 @@
 # Table last; rows in $OUT/node_exchange.jsonl.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-out=${OUT:-/tmp/out}; mkdir -p "$out"
-rows=$out/node_exchange.jsonl; : > "$rows"
 source "$here/mpi_ranked.sh"
+start_rows node_exchange
 gpus=$(nvidia-smi -L | wc -l)
 nvidia-smi -L
 parts=" ${PARTS:-check 3d weak 2d} "
@@ -67,24 +66,4 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
     for mode in device mpi; do record_run "2d-${gpus}rank-$mode" "${ranks[@]}" $gpus $mode jacobi2d $j2; done
   fi
 done
-python3 - "$rows" <<'PY'
-import json, statistics, sys
-by = {}
-for l in open(sys.argv[1]):
-    r = json.loads(l)
-    by.setdefault(r["variant"], []).append(r["report"])
-print(f"{'variant':26} {'n':>2} {'exchange':>8} {'H':>3} {'step s':>8} {'spread':>15} {'x 1 GPU':>8} {'whole s':>8} verified checksum")
-for v, rs in by.items():
-    ok = [x for x in rs if x]
-    if not ok:
-        print(f"{v:26} {len(rs):>2} FAILED (see err.log)"); continue
-    base_name = v.split("-")[0] + "-1gpu" if not v.startswith("check") else "-".join(v.split("-")[:2]) + "-1gpu"
-    base = [x for x in by.get(base_name, []) if x]
-    key = "stepping_seconds" if ok[0].get("stepping_seconds") else "seconds"
-    s = sorted(x[key] for x in ok)
-    m = statistics.median(s)
-    b = statistics.median(x[key] for x in base) if base else float("nan")
-    print(f"{v:26} {len(ok):>2}/{len(rs)} {str(ok[0].get('node_exchange')):>8} {ok[0]['height']:>3} {m:8.3f} {s[0]:7.3f}-{s[-1]:7.3f} "
-          f"{b / m:8.3f} {statistics.median(x['seconds'] for x in ok):8.3f} {','.join(sorted({str(x.get('verified')) for x in ok}))} "
-          f"{','.join(sorted({str(x['checksum']) for x in ok}))}")
-PY
+mpi_stepping_table "$rows"

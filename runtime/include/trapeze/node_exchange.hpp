@@ -2,9 +2,10 @@
 // Halo pieces between MPI ranks of one node, moved through memory both ranks
 // map instead of through MPI. Without it a piece a GPU of rank P publishes for
 // a tile of rank C on the same node goes GPU -> host -> MPI's shared memory
-// (copied in and out by one progress thread a rank) -> host -> GPU: measured
-// on four H200s, a middle rank of jacobi3d 2016^3 moved about 8 GB/s that way
-// and four ranks ran 1.39x one GPU where one process with four GPUs ran 3.73x.
+// (copied in and out by one progress thread a rank) -> host -> GPU: on four
+// H200s a 48.8 MB strip of jacobi3d 2016^3 took that trip at about 4 GB/s
+// (docs/SCALING.md's fit), and four ranks ran 1.39x one GPU where one process
+// with four GPUs ran 3.73x; through the mailboxes below, 3.43x.
 //
 // Each rank holds a mailbox for every piece (and version) it sends to another
 // rank of its node: in its GPU's memory, which the consumer maps by CUDA IPC
