@@ -119,6 +119,96 @@ Variant single_step(const char* stencil, const char* policy, const Domain& domai
           }};
 }
 
+// The ceiling a kernel can reach on the same buffers: a plain copy of the
+// padded domain, one float a thread or four (float4) (ordinary or
+// evict-first stores (st.global.cs) made no difference, 2026-11-27). Its
+// fraction is of the copy bandwidth cudaMemcpy reached.
+template <bool Float4>
+__global__ void copy_kernel(const float* __restrict__ in, float* __restrict__ out, long long n) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if constexpr (Float4) {
+    if (i < n / 4) reinterpret_cast<float4*>(out)[i] = reinterpret_cast<const float4*>(in)[i];
+  } else {
+    if (i < n) out[i] = in[i];
+  }
+}
+
+template <bool Float4>
+Variant copy_variant(const char* policy, const Domain& domain) {
+  const long long n = domain.padded_cells() / 4 * 4;
+  Variant v{"jacobi2d", "copy", policy, 1, n, [n](const void* in, void* out) {
+              const long long items = Float4 ? n / 4 : n;
+              copy_kernel<Float4><<<static_cast<unsigned>((items + 255) / 256), 256>>>(
+                  static_cast<const float*>(in), static_cast<float*>(out), n);
+              TRAPEZE_CUDA_CHECK(cudaGetLastError());
+            }};
+  return v;
+}
+
+// What 16-byte accesses would buy the single step: jacobi2d by hand, four
+// cells a thread in float4 loads and stores, the x-neighbours across a float4
+// from the next lanes (shuffles), on rows aligned as Domain::aligned makes
+// them (the tiles' rows are not: a float4 needs a row pitch that is a
+// multiple of 4 and an interior that starts a 16-byte boundary). Throughput
+// only: it reads the ghost ring as it is, without the boundary rule, and
+// assumes the domain's width is a multiple of 4 x 32 x blockDim.
+template <int Rows>
+__global__ void __launch_bounds__(128) jacobi2d_float4_step(const float* __restrict__ in, float* __restrict__ out,
+                                                            LaunchGeometry g) {
+  const unsigned lane = threadIdx.x & 31u;
+  const int x = g.region_lo[0] + 4 * static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y0 = g.region_lo[1] + static_cast<int>(blockIdx.y) * Rows;
+  const long long pitch = g.padded[0];
+  float4 row[Rows + 2];
+#pragma unroll
+  for (int j = 0; j < Rows + 2; ++j) row[j] = *reinterpret_cast<const float4*>(in + (y0 - 1 + j) * pitch + x);
+#pragma unroll
+  for (int j = 1; j <= Rows; ++j) {
+    const long long at = (y0 - 1 + j) * pitch + x;
+    float left = __shfl_up_sync(0xffffffffu, row[j].w, 1), right = __shfl_down_sync(0xffffffffu, row[j].x, 1);
+    if (lane == 0) left = in[at - 1];
+    if (lane == 31) right = in[at + 4];
+    const float4 c = row[j], u = row[j - 1], d = row[j + 1];
+    float4 o;
+    o.x = 0.2f * (c.x + left + c.y + u.x + d.x);
+    o.y = 0.2f * (c.y + c.x + c.z + u.y + d.y);
+    o.z = 0.2f * (c.z + c.y + c.w + u.z + d.z);
+    o.w = 0.2f * (c.w + c.z + right + u.w + d.w);
+    *reinterpret_cast<float4*>(out + at) = o;
+  }
+}
+
+template <int Rows>
+Variant float4_step_variant(const char* policy, const Domain& aligned) {
+  const LaunchGeometry g = aligned.geometry(1);
+  Variant v{"jacobi2d", "float4-step", policy, 1, aligned.cells(), [g, aligned](const void* in, void* out) {
+              const dim3 grid(static_cast<unsigned>(aligned.n[0] / 4 / 128), static_cast<unsigned>(aligned.n[1] / Rows));
+              jacobi2d_float4_step<Rows><<<grid, 128>>>(static_cast<const float*>(in), static_cast<float*>(out), g);
+              TRAPEZE_CUDA_CHECK(cudaGetLastError());
+            }};
+  return on_aligned_rows<float>(v, aligned);
+}
+
+// The runtime's 16-byte single step (vector_step_kernel.cuh) through its
+// launcher, on rows whose pitch is a multiple of 4 cells (the buffers' start
+// aligned; the interior need not be).
+template <typename S>
+Variant vector_step(const char* stencil, const Domain& domain) {
+  using T = typename S::value_type;
+  Domain pitched = domain.aligned(sizeof(T));
+  pitched.lead = 0;
+  const LaunchGeometry g = pitched.geometry(1);
+  Variant v{stencil, "vector-step", "rows a multiple of 4 apart", 1, pitched.cells(), [g](const void* in, void* out) {
+              if (!trapeze::cuda::vector_step_fits(g, static_cast<const T*>(in), static_cast<const T*>(out))) {
+                std::fprintf(stderr, "gpu_kernel_probe: the aligned domain does not fit the 16-byte step\n");
+                std::exit(1);
+              }
+              trapeze::cuda::launch_vector_step(S{}, static_cast<const T*>(in), static_cast<T*>(out), nullptr, g, T{}, nullptr);
+            }};
+  v.elements = pitched.elements();
+  return v;
+}
+
 template <typename S, typename Policy>
 Variant plane_stream(const char* stencil, const char* policy, const Domain& domain) {
   const LaunchGeometry g = domain.geometry(1);
@@ -224,6 +314,13 @@ int main(int argc, char** argv) {
   variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<256, 1, 1, 512, 2, 2>, 8>("jacobi2d", "t256 p512 b2 a2", square));
   variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<256, 1, 1, 128, 2, 2>, 8>("jacobi2d", "t256 p128 b2 a2", square));
   variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<256, 1, 1, 256, 4, 2>, 8>("jacobi2d", "t256 p256 b4 a2", square));
+  // Plain copies of the same buffers (the ceiling), and the 16-byte single
+  // step the runtime takes where rows are a multiple of 4 cells apart.
+  variants2.push_back(copy_variant<false>("1 float a thread", square));
+  variants2.push_back(copy_variant<true>("float4 a thread", square));
+  variants2.push_back(vector_step<J2>("jacobi2d", square));
+  variants2.push_back(float4_step_variant<1>("by hand, 1 row a thread", square.aligned(sizeof(float))));
+  variants2.push_back(float4_step_variant<2>("by hand, 2 rows a thread", square.aligned(sizeof(float))));
   // The single step on rows aligned to 128 bytes (the tiles' rows are not:
   // their interior starts `radius` cells into a row of n + 2r).
   const Domain square_aligned = square.aligned(sizeof(float));

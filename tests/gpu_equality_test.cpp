@@ -79,6 +79,29 @@ void random_words(trapeze::Grid<std::uint32_t>& grid) {
 TEST(GpuEquality, LifeBits) { run_cases(apps::LifeBits{}, cases_2d({37, 203, 1}, 13), "dmda", random_words); }
 TEST(GpuEquality, Hotspot) { run_cases(apps::Hotspot::for_grid(203, 301), cases_2d({301, 203, 1}, 13)); }
 
+// Rows a multiple of 4 cells apart (tile width + 2H), so single steps take
+// 16-byte accesses (vector_step_kernel.cuh): whole rows and narrower tiles,
+// regions that start inside a group of 4 (H = 1, 3, 5), every boundary.
+std::vector<Case> cases_on_rows_of_4(trapeze::Index steps) {
+  std::vector<Case> cases;
+  for (const Boundary& b : every_boundary) {
+    for (const Extent& t : {Extent{1022, 517, 1}, Extent{1022, 100, 1}, Extent{254, 60, 1}}) {
+      for (const Heights& h : {Heights{1, 1}, Heights{3, 1}, Heights{5, 1}}) {
+        Case c{{1022, 517, 1}, t, b, h.task, steps};
+        c.kernel_height = h.kernel;
+        c.devices = StageDevices::gpu;
+        cases.push_back(c);
+      }
+    }
+  }
+  return cases;
+}
+TEST(GpuEquality, SingleStepsOnRowsOfFourCells) {
+  run_cases(apps::Jacobi2D<float>{}, cases_on_rows_of_4(11));
+  run_cases(apps::Hotspot::for_grid(517, 1022), cases_on_rows_of_4(7));
+  run_cases(apps::Cip<float>{}, cases_on_rows_of_4(7), "dmda", tests::velocities_of_both_signs<float>);
+  run_cases(tests::WeightedBox<2, 2>{}, cases_on_rows_of_4(5));
+}
 // Box stencils wider than Life's 3x3 (5x5 and 3x5): the box trapezoid's ghost
 // zone of r*k per side with radii of 2, every boundary, tiles that divide nothing.
 TEST(GpuEquality, BoxStencilsOfRadiusTwo) {
@@ -254,6 +277,20 @@ TEST(GpuSanitizer, SmallCasesOfEveryApp) {
   run_cases(apps::Life{}, cases);
   run_cases(apps::LifeBits{}, cases, "dmda", random_words);
   run_cases(apps::Hotspot::for_grid(61, 97), cases);
+  // Rows of a multiple of 4 cells (94 + 2 ghost cells, and 94 + 2 x 5 after
+  // the widening): the 16-byte single step.
+  std::vector<Case> rows_of_four;
+  for (const Boundary& b : every_boundary) {
+    for (const Heights& h : {Heights{1, 1}, Heights{4, 3}}) {
+      Case c{{94, 61, 1}, {94, 25, 1}, b, h.task, 5};
+      c.kernel_height = h.kernel;
+      c.devices = StageDevices::gpu;
+      rows_of_four.push_back(c);
+    }
+  }
+  run_cases(apps::Jacobi2D<float>{}, rows_of_four);
+  run_cases(apps::Hotspot::for_grid(61, 94), rows_of_four);
+  run_cases(tests::WeightedBox<2, 2>{}, rows_of_four);
   std::vector<Case> cases_3d;
   for (const Boundary& b : every_boundary) {
     Case c{{23, 17, 13}, {23, 17, 7}, b, 3, 4};

@@ -23,6 +23,7 @@
 #include "plane_trapezoid_kernel.cuh"
 #include "single_step_kernel.cuh"
 #include "trapezoid_kernel.cuh"
+#include "vector_step_kernel.cuh"
 #include "../stage_args.hpp"
 #include "trapeze/tile_buffers.hpp"
 
@@ -141,12 +142,28 @@ void launch_plane_register(const S& stencil, const typename S::value_type* in, t
   TRAPEZE_CUDA_CHECK_LAUNCH("plane_register_kernel");
 }
 
+// One launch of the 16-byte single step (2-D, 4-byte cells) over g's region.
+template <Stencil S>
+void launch_vector_step(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
+                        const typename S::value_type* constants, const LaunchGeometry& g,
+                        typename S::value_type outside, cudaStream_t stream) {
+  using Shape = VectorStepShape<S>;
+  const int groups = (g.region_hi[0] + 3) / 4 - g.region_lo[0] / 4;
+  const int rows = g.region_hi[1] - g.region_lo[1];
+  if (groups <= 0 || rows <= 0) return;
+  const dim3 blocks(static_cast<unsigned>((groups + Shape::threads - 1) / Shape::threads),
+                    static_cast<unsigned>((rows + Shape::rows - 1) / Shape::rows));
+  vector_step_kernel<S><<<blocks, Shape::threads, 0, stream>>>(stencil, in, out, constants, g, outside);
+  TRAPEZE_CUDA_CHECK_LAUNCH("vector_step_kernel");
+}
+
 template <Stencil S>
 using PlaneRegisterPolicyOf = typename PlaneRegisterPolicyFor<static_cast<int>(sizeof(typename S::value_type))>::type;
 
 // One step over g's region: 3-D star stencils keep z in registers, other 3-D
 // stencils stream planes through shared memory, the others read device memory
-// directly (their neighbours share cache lines).
+// directly (their neighbours share cache lines), in 16-byte accesses where the
+// rows allow them.
 template <Stencil S>
 void launch_single_step(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
                         const typename S::value_type* constants, const LaunchGeometry& g,
@@ -158,6 +175,10 @@ void launch_single_step(const S& stencil, const typename S::value_type* in, type
   } else if constexpr (S::dims == 3 && PlaneStreamShape<S, PlaneStreamPolicyOf<S>>::shared_bytes <= shared_memory_per_block) {
     launch_plane_stream(stencil, in, out, constants, g, outside, stream);
   } else {
+    // 2-D rows a multiple of 4 cells apart take 16-byte accesses (vector_step_kernel.cuh).
+    if constexpr (VectorStepShape<S>::usable) {
+      if (vector_step_fits(g, in, out)) return launch_vector_step(stencil, in, out, constants, g, outside, stream);
+    }
     launch_register_step(stencil, in, out, constants, g, outside, stream);
   }
 }

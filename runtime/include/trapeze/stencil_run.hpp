@@ -65,8 +65,8 @@ class StencilRun {
   StencilRun(Runtime& runtime, const S& stencil, Grid<T>& grid, const Plan& plan)
       : runtime_(runtime), stencil_(stencil), grid_(grid), plan_(checked(plan, grid)),
         tiling_(grid.extent(), S::dims, plan.tile),
-        tiles_(runtime, tiling_, S::shape, plan.height, grid, updated_fields_of<S>, constant_fields_of<S>,
-               owners_of(runtime, tiling_, plan)),
+        tiles_(runtime, tiling_, S::shape, plan.height, stage_ghost(plan, tiling_, grid), grid, updated_fields_of<S>,
+               constant_fields_of<S>, owners_of(runtime, tiling_, plan)),
         progress_(tiling_.count()),
         window_(window_capacity(plan, tiling_.count()), [this] { return submit_next_stage(); },
                 [this] { return pending_steps_ > 0; }) {
@@ -242,6 +242,16 @@ class StencilRun {
   Index peak_tasks_in_flight() const { return window_.peak_in_flight(); }
   // Whether stage tasks may run on CUDA workers (the program has CUDA codelets
   // for this stencil, StarPU found a GPU, and the plan's devices allow it).
+  // A stage's ghost zone: r * height, in x one cell more where that gives
+  // 2-D tiles on GPUs rows of a multiple of 4 cells (ghost_for_rows_of_four).
+  static Extent stage_ghost(const Plan& plan, const Tiling& tiling, const Grid<T>& grid) {
+    const Extent ghost = ghost_width(S::shape, plan.height);
+    const bool on_gpus = plan.devices != StageDevices::cpu && cuda_functions_of<S>() != nullptr &&
+                         starpu_cuda_worker_get_count() > 0;
+    if (!on_gpus || S::dims != 2 || sizeof(T) != 4) return ghost;
+    return ghost_for_rows_of_four(ghost, tiling.box(0).extent()[0], grid.extent()[0],
+                                  grid.boundary().kind == BoundaryKind::periodic);
+  }
   bool uses_cuda() const { return stage_codelet_.where & STARPU_CUDA; }
   bool uses_cpus() const { return stage_codelet_.where & STARPU_CPU; }
   // Whether the tiles are spread over MPI ranks (Plan::distribute, several ranks).

@@ -18,4 +18,19 @@ inline constexpr Extent ghost_width(const StencilShape& shape, int height) {
   return {shape.radius[0] * height, shape.radius[1] * height, shape.radius[2] * height};
 }
 
+// Rows a multiple of 4 cells long let a GPU's single step move 16 bytes a
+// load and a store (codelets/cuda/vector_step_kernel.cuh: 0.99 of the copy
+// bandwidth against 0.87 for the scalar step, H100). Where 2-D tiles of
+// 4-byte cells run on GPUs, the x ghost zone grows by one cell when that
+// makes a tile `tile_width` wide (its padded row: width + 2 ghost) such a row;
+// no ghost can for an odd width. The wider ghost zone is filled like the rest
+// (strips, wraps, the boundary), so the stage computes one more valid column
+// each side and commits the same cells.
+inline Extent ghost_for_rows_of_four(Extent ghost, Index tile_width, Index domain_width, bool periodic) {
+  if ((tile_width + 2 * ghost[0]) % 4 == 0 || (tile_width + 2 * (ghost[0] + 1)) % 4 != 0) return ghost;
+  if (periodic && ghost[0] + 1 > domain_width) return ghost;  // a wrap would go round the domain twice
+  ghost[0] += 1;
+  return ghost;
+}
+
 }  // namespace trapeze

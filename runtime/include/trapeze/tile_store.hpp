@@ -62,11 +62,11 @@ inline constexpr Index chunk_target_bytes = Index{128} << 10;
 template <typename T>
 class TileStore {
  public:
-  TileStore(Runtime& runtime, const Tiling& tiling, const StencilShape& shape, int height, const Grid<T>& grid,
-            int updated_fields, int constant_fields, TileOwners owners = {})
-      : owners_(std::move(owners)), in_starpu_memory_(runtime.disk_node() >= 0), layout_(layout_within_memory(tiling, ghost_width(shape, height), height, grid.boundary().kind,
+  // `ghost`: the ghost zone of a stage of `height` steps, at least ghost_width(shape, height).
+  TileStore(Runtime& runtime, const Tiling& tiling, const StencilShape& shape, int height, const Extent& ghost,
+            const Grid<T>& grid, int updated_fields, int constant_fields, TileOwners owners = {})
+      : owners_(std::move(owners)), in_starpu_memory_(runtime.disk_node() >= 0), layout_(layout_within_memory(tiling, ghost, height, grid.boundary().kind,
                                      updated_fields, constant_fields, !in_starpu_memory_)) {
-    const Extent ghost = ghost_width(shape, height);
     const int dims = tiling.dims();
     for (int t = 0; t < tiling.count(); ++t) {
       TileLayout p;
