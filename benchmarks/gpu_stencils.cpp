@@ -166,10 +166,14 @@ int main(int argc, char** argv) {
   std::vector<std::string> only;
   int rounds = 5;
   bool plain_only = false;
+  trapeze::Index side_2d = 16384;
   cli.add_option("--json-out", json_out, "the table as JSON")->capture_default_str();
   cli.add_option("--apps", only, "apps to run (default: all five and life-bits)")->delimiter(',');
   cli.add_option("--rounds", rounds, "head-to-head rounds")->capture_default_str()->check(CLI::Range(1, 99));
   cli.add_flag("--plain-only", plain_only, "only the plain CUDA loops (for a profiler)");
+  cli.add_option("--side-2d", side_2d, "jacobi2d's and hotspot's square side (the issue asks for the largest that fits comfortably)")
+      ->capture_default_str()
+      ->check(CLI::Range(trapeze::Index{64}, trapeze::Index{65536}));
   return apps::app_main("gpu_stencils", cli, argc, argv, [&] {
     if (!bench::cuda_device_present()) throw trapeze::Error("no CUDA device: this benchmark needs a GPU");
     auto wanted = [&](const std::string& app) { return only.empty() || std::find(only.begin(), only.end(), app) != only.end(); };
@@ -184,9 +188,9 @@ int main(int argc, char** argv) {
     std::optional<trapeze::Grid<std::uint8_t>> life;
     std::optional<trapeze::Grid<std::uint32_t>> life_bits;
     std::optional<trapeze::Grid<std::int32_t>> pathfinder;
-    const auto hotspot_stencil = apps::Hotspot::for_grid(16384, 16384);
+    const auto hotspot_stencil = apps::Hotspot::for_grid(side_2d, side_2d);
     if (wanted("jacobi2d")) {
-      jacobi2d.emplace(trapeze::Extent{16384, 16384, 1}, 2, 1);
+      jacobi2d.emplace(trapeze::Extent{side_2d, side_2d, 1}, 2, 1);
       fill_fast(jacobi2d->updated(), 1, 0, 1);
     }
     if (wanted("jacobi3d")) {
@@ -194,7 +198,7 @@ int main(int argc, char** argv) {
       fill_fast(jacobi3d->updated(), 2, 0, 1);
     }
     if (wanted("hotspot")) {
-      hotspot.emplace(trapeze::Extent{16384, 16384, 1}, 2, 1, 1);
+      hotspot.emplace(trapeze::Extent{side_2d, side_2d, 1}, 2, 1, 1);
       fill_fast(hotspot->updated(), 3, 322, 345);
       fill_fast(hotspot->constant(0), 4, 0, 1);
       for (auto& p : hotspot->constant(0)) p *= 1e-3f;

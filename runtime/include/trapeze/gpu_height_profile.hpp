@@ -96,10 +96,16 @@ GpuCostModel profile_gpu_cost_model(Runtime& runtime, const S& stencil) {
           cuda::launch_shared_bytes<T, S::dims>(radius, k, updated_fields_of<S>, S::shape.kind == ShapeKind::star);
       if (bytes < 0 || bytes > cuda::shared_memory_per_block) break;
     }
-    // Enough steps that a timing is tens of milliseconds, a multiple of k.
-    const Index steps = std::max<Index>(k, (std::max<Index>(64, 256 / k * k) + k - 1) / k * k);
-    const double per_step = resident_seconds_per_step(runtime, stencil, fill, Plan{fill.extent(), k, TrapezoidMode::shrink, k, StageDevices::gpu}, steps);
-    const double fixed = (model.task_seconds + model.launch_seconds) / k;
+    // Several launches a task (H >= 8): with one launch a task, k = 1's task
+    // cost (tens of microseconds) was as large as the step itself, so the
+    // step's cost less the tiny tile's task cost was noise, and a profile
+    // that took too much off made k = 1 look cheapest (jacobi2d 32768^2 on an
+    // H100 chose H = k = 1, 0.41 of the best, 2026-11-27).
+    const int height = k * ((8 + k - 1) / k);
+    // Enough steps that a timing is tens of milliseconds, a multiple of the height.
+    const Index steps = (std::max<Index>(64, 256 / k * k) + height - 1) / height * height;
+    const double per_step = resident_seconds_per_step(runtime, stencil, fill, Plan{fill.extent(), height, TrapezoidMode::shrink, k, StageDevices::gpu}, steps);
+    const double fixed = model.task_seconds / height + model.launch_seconds / k;
     model.kernels.push_back({k, std::max(per_step - fixed, per_step * 0.05) / cells});
   }
   return model;
