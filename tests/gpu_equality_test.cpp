@@ -264,30 +264,27 @@ namespace {
 // A few small cases of every app, for compute-sanitizer (memcheck, racecheck):
 // each boundary, single-step and temporally blocked kernels, several tiles.
 TEST(GpuSanitizer, SmallCasesOfEveryApp) {
-  std::vector<Case> cases;
-  for (const Boundary& b : every_boundary) {
-    for (const Heights& h : {Heights{1, 1}, Heights{4, 3}}) {
-      Case c{{97, 61, 1}, {97, 25, 1}, b, h.task, 5};
-      c.kernel_height = h.kernel;
-      c.devices = StageDevices::gpu;
-      cases.push_back(c);
+  // Each boundary, a single step and a launch of 3 steps in a stage of 4, two tiles.
+  auto small_2d = [](trapeze::Index width) {
+    std::vector<Case> cases;
+    for (const Boundary& b : every_boundary) {
+      for (const Heights& h : {Heights{1, 1}, Heights{4, 3}}) {
+        Case c{{width, 61, 1}, {width, 25, 1}, b, h.task, 5};
+        c.kernel_height = h.kernel;
+        c.devices = StageDevices::gpu;
+        cases.push_back(c);
+      }
     }
-  }
+    return cases;
+  };
+  const std::vector<Case> cases = small_2d(97);
   run_cases(apps::Jacobi2D<float>{}, cases);
   run_cases(apps::Life{}, cases);
   run_cases(apps::LifeBits{}, cases, "dmda", random_words);
   run_cases(apps::Hotspot::for_grid(61, 97), cases);
   // Rows of a multiple of 4 cells (94 + 2 ghost cells, and 94 + 2 x 5 after
   // the widening): the 16-byte single step.
-  std::vector<Case> rows_of_four;
-  for (const Boundary& b : every_boundary) {
-    for (const Heights& h : {Heights{1, 1}, Heights{4, 3}}) {
-      Case c{{94, 61, 1}, {94, 25, 1}, b, h.task, 5};
-      c.kernel_height = h.kernel;
-      c.devices = StageDevices::gpu;
-      rows_of_four.push_back(c);
-    }
-  }
+  const std::vector<Case> rows_of_four = small_2d(94);
   run_cases(apps::Jacobi2D<float>{}, rows_of_four);
   run_cases(apps::Hotspot::for_grid(61, 94), rows_of_four);
   run_cases(tests::WeightedBox<2, 2>{}, rows_of_four);
