@@ -19,9 +19,13 @@ import mpi_apps_test as mpi
 
 SKIPPED = 77
 
-# Odd sizes; several tiles a rank, so pieces also pass between a rank's own tiles.
+# Odd sizes; several tiles a rank, so pieces also pass between a rank's own
+# tiles. Even widths whose x ghost zone widens by a cell (rows of a multiple
+# of 4 cells, trapeze/stencil_shape.hpp) for the 16-byte single step.
 CASES = [
     ("jacobi2d", "--size 1029x771 --steps 13 --tile 1029x100 --height 3"),
+    ("jacobi2d", "--size 1030x771 --steps 13 --tile 1030x100 --height 2"),
+    ("hotspot", "--size 402x297 --steps 11 --tile 402x64 --height 4"),
     ("jacobi2d", "--size 517x389 --steps 10 --tile 517x64 --height 2 --boundary periodic --type double"),
     ("jacobi3d", "--size 67x61x59 --steps 9 --tile 67x61x16 --height 3"),
     ("hotspot", "--size 403x297 --steps 11 --tile 403x64 --height 4"),
