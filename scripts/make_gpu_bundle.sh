@@ -33,6 +33,7 @@ for p in "$build"/apps/{jacobi2d,jacobi3d,hotspot,life,pathfinder,himeno,cip,sor
 done
 mkdir -p "$bundle/tests"
 cp "$repo_root/tests/mpi_apps_test.py" "$repo_root/tests/mpi_gpu_test.py" "$bundle/tests/"
+cp "$repo_root/scripts/device/mpi_ranked.sh" "$bundle/"
 for p in "${programs[@]}"; do
   cp "$p" "$bundle/bin/"
   strip --strip-unneeded "$bundle/bin/$(basename "$p")" 2>/dev/null || true
@@ -83,9 +84,8 @@ status=0
 "$here/run.sh" gpu_wavefront_test || status=1
 "$here/run.sh" gpu_layout_test || status=1
 # Ranks on GPUs (pieces through GPU mailboxes and through MPI), on the
-# machine's Open MPI library (it matches its mpirun), the bundle's for the rest.
-mpilib=$(dirname "$(ldconfig -p | awk '/libmpi.so.40 / {print $NF; exit}')" 2>/dev/null)
-[ -f "$mpilib/libmpi.so.40" ] || mpilib=$(cd "$(dirname "$(command -v mpirun)")/../lib" && pwd)
+# machine's Open MPI library (it matches its mpirun: $mpilib), the bundle's for the rest.
+. "$here/mpi_ranked.sh"
 LD_LIBRARY_PATH="$mpilib:$here/lib:/usr/local/cuda/lib64" STARPU_HOME="$here/starpu-home" TRAPEZE_HOME="$here/trapeze-home" \
   python3 "$here/tests/mpi_gpu_test.py" "$here/bin" || status=1
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)

@@ -96,6 +96,17 @@ def sent_bytes_per_rank(stderr):
     return sent
 
 
+def run_counting_mpi_bytes(ranks, app, arguments, environment):
+    """A run under mpirun with StarPU-MPI's statistics on: the finished
+    process, the bytes each rank sent, and rank 0's JSON line ({} if none)."""
+    environment = dict(environment, STARPU_MPI_STATS="1")
+    environment.pop("STARPU_SILENT", None)
+    done = subprocess.run(MPIRUN + ["-np", str(ranks), os.path.join(apps_dir, app), *arguments], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=240, env=environment)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    return done, sent_bytes_per_rank(done.stderr), json.loads(lines[0]) if len(lines) == 1 else {}
+
+
 def only_halos_travel():
     """jacobi2d 256x256 in 2x4 tiles of 128x64 on 2 ranks: the partitioner cuts
     y (the tiles' long side faces the cut), so each rank owns 2x2 tiles. Per
@@ -116,19 +127,11 @@ def only_halos_travel():
     one_rank = json.loads(alone.stdout.splitlines()[-1]) if alone.returncode == 0 and alone.stdout else {}
     with tempfile.TemporaryDirectory() as tmp:
         for output, tiles_gathered in [(None, 0), (os.path.join(tmp, "field.txt"), gathered)]:
-            command = MPIRUN + ["-np", "2", os.path.join(apps_dir, "jacobi2d"), *arguments]
-            if output:
-                command += ["--output", output]
-            environment = dict(ENVIRONMENT, STARPU_MPI_STATS="1")
-            environment.pop("STARPU_SILENT")
-            done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240,
-                                  env=environment)
+            done, sent, report = run_counting_mpi_bytes(2, "jacobi2d", arguments + (["--output", output] if output else []),
+                                                        ENVIRONMENT)
             check(done.returncode == 0, f"traffic run: exit {done.returncode}: {done.stderr.strip()[-2000:]}")
-            sent = sent_bytes_per_rank(done.stderr)
             expected = {0: (steps // height) * halo_per_stage, 1: (steps // height) * halo_per_stage + tiles_gathered}
             check(sent == expected, f"--output {output}: bytes sent per rank {sent}, expected {expected}")
-            lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-            report = json.loads(lines[0]) if len(lines) == 1 else {}
             check(one_rank.get("checksum") is not None and report.get("checksum") == one_rank.get("checksum"),
                   f"--output {output}: 2 ranks' checksum {report.get('checksum')} against 1 rank's {one_rank.get('checksum')}")
             check((report.get("collect_seconds", -1) > 0) == bool(output),
@@ -136,13 +139,7 @@ def only_halos_travel():
             print(f"--output {output}: bytes sent per rank: {sent}", flush=True)
     # Through the node's shared memory no halo byte goes through MPI: the
     # posts and takes exchange zero-byte messages only, and the result is 1 rank's.
-    environment = dict(ENVIRONMENT, STARPU_MPI_STATS="1", TRAPEZE_NODE_EXCHANGE="host")
-    environment.pop("STARPU_SILENT")
-    done = subprocess.run(MPIRUN + ["-np", "2", os.path.join(apps_dir, "jacobi2d"), *arguments], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True, timeout=240, env=environment)
-    sent = sent_bytes_per_rank(done.stderr)
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    report = json.loads(lines[0]) if len(lines) == 1 else {}
+    done, sent, report = run_counting_mpi_bytes(2, "jacobi2d", arguments, dict(ENVIRONMENT, TRAPEZE_NODE_EXCHANGE="host"))
     check(done.returncode == 0 and sent == {0: 0, 1: 0} and report.get("node_exchange") == "host" and
           report.get("checksum") == one_rank.get("checksum"),
           f"pieces through host memory: exit {done.returncode}, bytes sent per rank {sent} (expected none), "

@@ -15,7 +15,8 @@ import shutil
 import subprocess
 import sys
 
-import mpi_apps_test as mpi
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources when importing the CPU test's helpers
+import mpi_apps_test as mpi  # noqa: E402
 
 SKIPPED = 77
 
@@ -44,11 +45,7 @@ def no_halo_bytes_through_mpi():
     """jacobi2d on 2 ranks with the pieces in GPU mailboxes: StarPU-MPI's
     statistics count no byte sent by either rank."""
     arguments = "--size 1029x771 --steps 12 --tile 1029x100 --height 3 --devices gpu --checksum --json".split()
-    environment = dict(GPU_ENVIRONMENT, STARPU_MPI_STATS="1", TRAPEZE_NODE_EXCHANGE="device")
-    environment.pop("STARPU_SILENT")
-    done = subprocess.run(mpi.MPIRUN + ["-np", "2", os.path.join(mpi.apps_dir, "jacobi2d"), *arguments],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240, env=environment)
-    sent = mpi.sent_bytes_per_rank(done.stderr)
+    done, sent, _ = mpi.run_counting_mpi_bytes(2, "jacobi2d", arguments, dict(GPU_ENVIRONMENT, TRAPEZE_NODE_EXCHANGE="device"))
     mpi.check(done.returncode == 0 and sent == {0: 0, 1: 0},
               f"pieces through GPU mailboxes: exit {done.returncode}, bytes sent per rank through MPI {sent} "
               f"(expected none): {done.stderr.strip()[-1500:]}")

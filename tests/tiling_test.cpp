@@ -8,6 +8,7 @@
 #include "random_grids.hpp"
 #include "trapeze/error.hpp"
 #include "trapeze/halo_pieces.hpp"
+#include "trapeze/stencil_shape.hpp"
 #include "trapeze/tile_size.hpp"
 #include "trapeze/tiling.hpp"
 
@@ -141,3 +142,16 @@ TEST(HaloPieces, CoverEveryGhostCellExactlyOnceFromItsOwner) {
 }
 
 }  // namespace
+
+// 2-D tiles on GPUs: the x ghost zone grows by a cell where that makes the
+// padded row a multiple of 4 cells (the 16-byte single step), never else.
+TEST(GhostZone, WidensXForRowsOfFourCells) {
+  using trapeze::ghost_for_rows_of_four;
+  EXPECT_EQ(ghost_for_rows_of_four({1, 1, 0}, 16384, 16384, false), (Extent{2, 1, 0}));  // 16386 -> 16388
+  EXPECT_EQ(ghost_for_rows_of_four({4, 4, 0}, 94, 94, false), (Extent{5, 4, 0}));       // 102 -> 104
+  EXPECT_EQ(ghost_for_rows_of_four({1, 1, 0}, 1022, 1022, false), (Extent{1, 1, 0}));   // 1024 already
+  EXPECT_EQ(ghost_for_rows_of_four({3, 3, 0}, 1029, 1029, false), (Extent{3, 3, 0}));   // odd: no ghost can
+  EXPECT_EQ(ghost_for_rows_of_four({2, 2, 0}, 254, 1000, true), (Extent{3, 2, 0}));     // 258 -> 260, periodic
+  // Periodic, and one more cell would wrap round a 2-wide domain twice.
+  EXPECT_EQ(ghost_for_rows_of_four({2, 2, 0}, 2, 2, true), (Extent{2, 2, 0}));
+}

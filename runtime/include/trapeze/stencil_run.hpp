@@ -240,18 +240,19 @@ class StencilRun {
   // The most tasks the run keeps in StarPU at once (Plan::max_tasks_in_flight).
   Index window_capacity() const { return window_.capacity(); }
   Index peak_tasks_in_flight() const { return window_.peak_in_flight(); }
-  // Whether stage tasks may run on CUDA workers (the program has CUDA codelets
-  // for this stencil, StarPU found a GPU, and the plan's devices allow it).
+  // The program has CUDA codelets for this stencil and StarPU found a GPU.
+  static bool cuda_codelets_ready() { return cuda_functions_of<S>() != nullptr && starpu_cuda_worker_get_count() > 0; }
   // A stage's ghost zone: r * height, in x one cell more where that gives
   // 2-D tiles on GPUs rows of a multiple of 4 cells (ghost_for_rows_of_four).
   static Extent stage_ghost(const Plan& plan, const Tiling& tiling, const Grid<T>& grid) {
     const Extent ghost = ghost_width(S::shape, plan.height);
-    const bool on_gpus = plan.devices != StageDevices::cpu && cuda_functions_of<S>() != nullptr &&
-                         starpu_cuda_worker_get_count() > 0;
+    const bool on_gpus = plan.devices != StageDevices::cpu && cuda_codelets_ready();
     if (!on_gpus || S::dims != 2 || sizeof(T) != 4) return ghost;
     return ghost_for_rows_of_four(ghost, tiling.box(0).extent()[0], grid.extent()[0],
                                   grid.boundary().kind == BoundaryKind::periodic);
   }
+  // Whether stage tasks may run on CUDA workers (the program has CUDA codelets
+  // for this stencil, StarPU found a GPU, and the plan's devices allow it).
   bool uses_cuda() const { return stage_codelet_.where & STARPU_CUDA; }
   bool uses_cpus() const { return stage_codelet_.where & STARPU_CPU; }
   // Whether the tiles are spread over MPI ranks (Plan::distribute, several ranks).
@@ -344,8 +345,7 @@ class StencilRun {
     stage_codelet_.cpu_funcs[0] = &stage_cpu<S>;
     stage_codelet_.cpu_funcs_name[0] = "stage_cpu";
     const CudaStencilFunctions* cuda = cuda_functions_of<S>();
-    const bool cuda_ready = cuda && starpu_cuda_worker_get_count() > 0;
-    if (cuda_ready) {
+    if (cuda_codelets_ready()) {
       stage_codelet_.cuda_funcs[0] = cuda->stage;
       stage_codelet_.cuda_flags[0] = STARPU_CUDA_ASYNC;
     }
