@@ -209,6 +209,80 @@ Variant vector_step(const char* stencil, const Domain& domain) {
   return v;
 }
 
+// The ceiling of a 3-D step walking z: a float4 copy with the 16-byte 3-D
+// step's threads (a warp's 32 groups across x, a thread's row walked over
+// `Planes` planes of z; threads_y rows a block), on rows a multiple of 4
+// cells apart. Its fraction is of the copy bandwidth cudaMemcpy reached.
+template <int ThreadsY, int Planes>
+__global__ void __launch_bounds__(32 * ThreadsY) copy_planes_kernel(const float* __restrict__ in, float* __restrict__ out,
+                                                                     LaunchGeometry g) {
+  const int groups = g.padded[0] / 4;
+  const int group = static_cast<int>(blockIdx.x) * 32 + static_cast<int>(threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y) * ThreadsY + static_cast<int>(threadIdx.y);
+  const int z0 = static_cast<int>(blockIdx.z) * Planes;
+  if (group >= groups || y >= g.padded[1]) return;
+  const long long plane = static_cast<long long>(g.padded[0]) * g.padded[1];
+  const long long at = static_cast<long long>(y) * g.padded[0] + 4 * group;
+  for (int z = z0; z < min(z0 + Planes, g.padded[2]); ++z) {
+    *reinterpret_cast<float4*>(out + z * plane + at) = *reinterpret_cast<const float4*>(in + z * plane + at);
+  }
+}
+
+template <int ThreadsY, int Planes>
+Variant copy_planes_variant(const char* policy, const Domain& pitched) {
+  const LaunchGeometry g = pitched.geometry(1);
+  Variant v{"jacobi3d", "copy-planes", policy, 1, pitched.padded_cells(), [g](const void* in, void* out) {
+              const dim3 grid(static_cast<unsigned>((g.padded[0] / 4 + 31) / 32),
+                              static_cast<unsigned>((g.padded[1] + ThreadsY - 1) / ThreadsY),
+                              static_cast<unsigned>((g.padded[2] + Planes - 1) / Planes));
+              copy_planes_kernel<ThreadsY, Planes><<<grid, dim3(32, ThreadsY)>>>(static_cast<const float*>(in),
+                                                                                static_cast<float*>(out), g);
+              TRAPEZE_CUDA_CHECK(cudaGetLastError());
+            }};
+  v.elements = pitched.elements();
+  return v;
+}
+
+// The 16-byte 3-D single step (vector_plane_kernel.cuh) under a policy, on
+// rows a multiple of 4 cells apart (`pitched`: the tiles' rows, 2 + 512 + 2).
+template <typename S, typename Policy>
+Variant vector_plane(const char* stencil, const char* policy, const Domain& pitched) {
+  using T = typename S::value_type;
+  const LaunchGeometry g = pitched.geometry(1);
+  Variant v{stencil, "vector-plane", policy, 1, pitched.cells(), [g](const void* in, void* out) {
+              trapeze::cuda::launch_vector_plane<S, Policy>(S{}, static_cast<const T*>(in), static_cast<T*>(out), nullptr,
+                                                            g, T{}, nullptr);
+            }};
+  v.elements = pitched.elements();
+  return v;
+}
+
+// The 16-byte 3-D step against the register-streaming one on the same
+// pitched buffers, one launch each from the same random input, under a
+// boundary: cells of the padded buffers that differ (0: bit for bit).
+template <typename S, typename Policy>
+long long vector_plane_differences(const Domain& pitched, trapeze::BoundaryKind boundary) {
+  using T = typename S::value_type;
+  LaunchGeometry g = pitched.geometry(1);
+  g.boundary = static_cast<int>(boundary);
+  const T outside = 0.375f;
+  const auto count = static_cast<std::size_t>(pitched.elements());
+  std::vector<T> host(count), a(count), b(count);
+  std::mt19937 engine(13);
+  for (auto& v : host) v = std::uniform_real_distribution<T>(0, 1)(engine);
+  bench::DeviceBuffer<T> input(count), one(count), other(count);
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(input.data, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(one.data, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(other.data, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+  trapeze::cuda::launch_vector_plane<S, Policy>(S{}, input.data, one.data, nullptr, g, outside, nullptr);
+  trapeze::cuda::launch_plane_register<S>(S{}, input.data, other.data, nullptr, g, outside, nullptr);
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(a.data(), one.data, count * sizeof(T), cudaMemcpyDeviceToHost));
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(b.data(), other.data, count * sizeof(T), cudaMemcpyDeviceToHost));
+  long long differing = 0;
+  for (std::size_t i = 0; i < count; ++i) differing += std::memcmp(&a[i], &b[i], sizeof(T)) != 0;
+  return differing;
+}
+
 template <typename S, typename Policy>
 Variant plane_stream(const char* stencil, const char* policy, const Domain& domain) {
   const LaunchGeometry g = domain.geometry(1);
@@ -369,6 +443,42 @@ int main(int argc, char** argv) {
   variants3.push_back(plane_register<J3, PlaneStreamPolicy<256, 1, 8, 64, 2, 1>>("jacobi3d", "t256x1 r8 p64 b2 a1", cube));
   variants3.push_back(plane_register<J3, PlaneStreamPolicy<512, 1, 4, 64, 2, 2>>("jacobi3d", "t512x1 r4 p64 b2 a2", cube));
   variants3.push_back(plane_trapezoid<J3, PlaneTrapezoidPolicy<64, 16, 64, 4, 64>>("jacobi3d", "64x16 t64x4 (default)", cube, 2));
+  // The 16-byte 3-D step: warps across x, threads across y, rows a thread,
+  // planes a block, blocks per multiprocessor; rows 516 cells apart (the
+  // tiles' ghost widened to 2, as StencilRun does on GPUs).
+  Domain cube_pitched = cube;
+  cube_pitched.pitch = 516;
+  using trapeze::cuda::VectorPlanePolicy;
+  // Walking 1 plane (no queue: 3 planes loaded at once, the caches serve the
+  // z-neighbours) up to 16.
+  const auto vp = [&](auto policy, const char* name) {
+    variants3.push_back(vector_plane<J3, decltype(policy)>("jacobi3d", name, cube_pitched));
+  };
+  vp(VectorPlanePolicy<1, 4, 2, 1>{}, "w1x4 r2 p1");
+  vp(VectorPlanePolicy<1, 8, 2, 1>{}, "w1x8 r2 p1");
+  vp(VectorPlanePolicy<1, 2, 2, 1>{}, "w1x2 r2 p1");
+  vp(VectorPlanePolicy<1, 4, 3, 1>{}, "w1x4 r3 p1");
+  vp(VectorPlanePolicy<1, 4, 4, 1>{}, "w1x4 r4 p1");
+  vp(VectorPlanePolicy<1, 2, 4, 1>{}, "w1x2 r4 p1");
+  vp(VectorPlanePolicy<1, 8, 2, 1, 2>{}, "w1x8 r2 p1 b2");
+  vp(VectorPlanePolicy<1, 4, 2, 1, 4>{}, "w1x4 r2 p1 b4");
+  vp(VectorPlanePolicy<2, 2, 2, 1>{}, "w2x2 r2 p1");
+  vp(VectorPlanePolicy<1, 4, 2, 2>{}, "w1x4 r2 p2");
+  vp(VectorPlanePolicy<1, 4, 1, 2, 4>{}, "w1x4 r1 p2 b4");
+  vp(VectorPlanePolicy<1, 8, 1, 1>{}, "w1x8 r1 p1");
+  vp(VectorPlanePolicy<1, 16, 1, 1>{}, "w1x16 r1 p1");
+  vp(VectorPlanePolicy<1, 4, 1, 4, 4>{}, "w1x4 r1 p4 b4");
+  vp(VectorPlanePolicy<1, 4, 2, 16>{}, "w1x4 r2 p16");
+  // Ceilings: a float4 copy walking z as the 16-byte step does, and one plane a thread.
+  variants3.push_back(copy_planes_variant<8, 32>("float4, 32 planes a thread", cube_pitched));
+  variants3.push_back(copy_planes_variant<8, 1>("float4, 1 plane a thread", cube_pitched));
+  variants3.push_back(copy_planes_variant<8, 4>("float4, 4 planes a thread", cube_pitched));
+  variants3.push_back(copy_planes_variant<8, 8>("float4, 8 planes a thread", cube_pitched));
+  variants3.push_back(copy_planes_variant<8, 128>("float4, 128 planes a thread", cube_pitched));
+  variants3.push_back(copy_planes_variant<8, 520>("float4, every plane a thread", cube_pitched));
+  variants3.push_back(plane_register<J3, trapeze::cuda::PlaneRegisterPolicyOf<J3>>("jacobi3d", "default, rows 516 apart", cube_pitched));
+  variants3.back().check_against_default = false;
+  variants3.back().elements = cube_pitched.elements();
   const Domain cube_aligned = cube.aligned(sizeof(float));
   variants3.push_back(on_aligned_rows<float>(plane_register<J3, trapeze::cuda::PlaneRegisterPolicyOf<J3>>("jacobi3d", "default", cube_aligned), cube_aligned));
   variants3.push_back(on_aligned_rows<float>(plane_stream<J3, trapeze::cuda::PlaneStreamPolicyOf<J3>>("jacobi3d", "default", cube_aligned), cube_aligned));
@@ -494,6 +604,27 @@ int main(int argc, char** argv) {
       for (std::size_t i = 0; i < bytes; i += sizeof(float)) differing += std::memcmp(&want[i], &have[i], sizeof(float)) != 0;
       v.check = differing == 0 ? "equal" : std::to_string(differing) + " cells DIFFER";
     }
+  }
+  {
+    Domain cube_pitched = cube;
+    cube_pitched.pitch = 516;
+    Domain odd{{257, 131, 67}, {1, 1, 1}};  // blocks cut by every edge, rows 260 apart
+    odd.pitch = 260;
+    using trapeze::BoundaryKind;
+    using Default = trapeze::cuda::VectorPlaneDefaultPolicy::type;
+    using Wide = trapeze::cuda::VectorPlanePolicy<2, 4, 4, 16>;
+    using Small = trapeze::cuda::VectorPlanePolicy<1, 4, 1, 4, 4>;
+    std::printf("vector-plane against plane-register, cells that differ: 512^3 clamp %lld, constant %lld, periodic %lld; "
+                "257x131x67 clamp %lld, constant %lld; wide policy clamp %lld; 1 row 4 planes: clamp %lld, constant %lld, 512^3 %lld\n",
+                vector_plane_differences<J3, Default>(cube_pitched, BoundaryKind::clamp),
+                vector_plane_differences<J3, Default>(cube_pitched, BoundaryKind::constant),
+                vector_plane_differences<J3, Default>(cube_pitched, BoundaryKind::periodic),
+                vector_plane_differences<J3, Default>(odd, BoundaryKind::clamp),
+                vector_plane_differences<J3, Default>(odd, BoundaryKind::constant),
+                vector_plane_differences<J3, Wide>(odd, BoundaryKind::clamp),
+                vector_plane_differences<J3, Small>(odd, BoundaryKind::clamp),
+                vector_plane_differences<J3, Small>(odd, BoundaryKind::constant),
+                vector_plane_differences<J3, Small>(cube_pitched, BoundaryKind::clamp));
   }
   std::printf("kernels alone, copy bandwidth %.2f TB/s, roofline %.1f G cell updates/s (8 B per cell; life 2 B), %d rounds\n",
               bandwidth / 1e12, roofline / 1e9, rounds);

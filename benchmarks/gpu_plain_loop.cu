@@ -51,7 +51,7 @@ double plain_loop_seconds(const S& stencil, const trapeze::Grid<typename S::valu
   // for the 16-byte single step), so both run the same kernel.
   const trapeze::Extent n = grid.extent();
   trapeze::Extent ghost = S::shape.radius;
-  if constexpr (S::dims == 2 && sizeof(T) == 4) {
+  if constexpr (S::dims >= 2 && sizeof(T) == 4) {
     ghost = trapeze::ghost_for_rows_of_four(ghost, n[0], n[0], grid.boundary().kind == trapeze::BoundaryKind::periodic);
   }
   trapeze::Extent padded{1, 1, 1};

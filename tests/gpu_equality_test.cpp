@@ -101,6 +101,20 @@ TEST(GpuEquality, SingleStepsOnRowsOfFourCells) {
   run_cases(apps::Hotspot::for_grid(517, 1022), cases_on_rows_of_4(7));
   run_cases(apps::Cip<float>{}, cases_on_rows_of_4(7), "dmda", tests::velocities_of_both_signs<float>);
   run_cases(tests::WeightedBox<2, 2>{}, cases_on_rows_of_4(5));
+  // 3-D: 130 + 2 x 2 ghost cells a row (vector_plane_kernel.cuh), and tiles
+  // 62 wide; blocks cut by every edge of the domain and of the tiles.
+  std::vector<Case> cubes;
+  for (const Boundary& b : every_boundary) {
+    for (const Extent& t : {Extent{130, 67, 41}, Extent{130, 67, 15}, Extent{62, 30, 20}}) {
+      for (const Heights& h : {Heights{1, 1}, Heights{3, 1}, Heights{4, 2}}) {
+        Case c{{130, 67, 41}, t, b, h.task, 7};
+        c.kernel_height = h.kernel;
+        c.devices = StageDevices::gpu;
+        cubes.push_back(c);
+      }
+    }
+  }
+  run_cases(apps::Jacobi3D<float>{}, cubes);
 }
 // Box stencils wider than Life's 3x3 (5x5 and 3x5): the box trapezoid's ghost
 // zone of r*k per side with radii of 2, every boundary, tiles that divide nothing.
@@ -297,6 +311,14 @@ TEST(GpuSanitizer, SmallCasesOfEveryApp) {
   }
   run_cases(apps::Jacobi3D<float>{}, cases_3d);
   run_cases(apps::Himeno{}, cases_3d);
+  // Rows of 22 + 2 x 2 cells: the 16-byte 3-D single step.
+  std::vector<Case> rows_of_four_3d;
+  for (const Boundary& b : every_boundary) {
+    Case c{{22, 17, 13}, {22, 17, 7}, b, 1, 4};
+    c.devices = StageDevices::gpu;
+    rows_of_four_3d.push_back(c);
+  }
+  run_cases(apps::Jacobi3D<float>{}, rows_of_four_3d);
   run_cases(apps::Cip<float>{}, cases, "dmda", velocities_of_both_signs<float>);
   Case path{{5003, 1, 1}, {2000, 1, 1}, Boundary::clamp(), 4, 9};
   path.kernel_height = 3;  // a launch of 3 steps, then the single-step kernel

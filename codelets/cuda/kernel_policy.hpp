@@ -113,7 +113,8 @@ constexpr long long smem_bytes(const int radius[3], int k, int fields) {
   return box * fields * static_cast<long long>(sizeof(T)) * (k >= 2 ? 2 : 1);
 }
 
-// The 3-D single step for star stencils (plane_register_kernel.cuh): rows of
+// The 3-D single step for star stencils where rows are not a multiple of 4
+// cells apart (plane_register_kernel.cuh): rows of
 // 256 cells, 8 rows a thread, two blocks per multiprocessor, the next plane in
 // flight. On the H100 (jacobi3d 512^3) 0.783x the copy roofline against the
 // plane-stream kernel's 0.701x; narrower rows and more planes in flight were
@@ -121,6 +122,23 @@ constexpr long long smem_bytes(const int radius[3], int k, int fields) {
 template <int ElementBytes>
 struct PlaneRegisterPolicyFor {
   using type = PlaneStreamPolicy<256, 1, 8, 64, 2, 1>;
+};
+
+// The 16-byte 3-D single step's policy (vector_plane_kernel.cuh): warps
+// across x (30 groups of 4 cells each), threads across y, rows of y a thread,
+// planes of z a block walks, blocks per multiprocessor.
+template <int WarpsX, int ThreadsY, int Rows, int Planes, int MinBlocks = 1>
+struct VectorPlanePolicy {
+  static constexpr int warps_x = WarpsX, threads_x = 32 * WarpsX, threads_y = ThreadsY;
+  static constexpr int threads = threads_x * ThreadsY;
+  static constexpr int rows = Rows, planes = Planes, min_blocks = MinBlocks;
+};
+
+// 4 rows of 2 a block, one plane: 0.875 of the copy roofline on the H100
+// (jacobi3d 512^3), 0.867-0.875 for 1-8 rows of 2-4 a block, 0.57-0.82 for
+// blocks walking 4-16 planes (vector_plane_kernel.cuh says why).
+struct VectorPlaneDefaultPolicy {
+  using type = VectorPlanePolicy<1, 4, 2, 1>;
 };
 
 // The 3-D trapezoid kernel's policy (plane_trapezoid_kernel.cuh): a block's

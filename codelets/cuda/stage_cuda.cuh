@@ -23,6 +23,7 @@
 #include "plane_trapezoid_kernel.cuh"
 #include "single_step_kernel.cuh"
 #include "trapezoid_kernel.cuh"
+#include "vector_plane_kernel.cuh"
 #include "vector_step_kernel.cuh"
 #include "../stage_args.hpp"
 #include "trapeze/tile_buffers.hpp"
@@ -157,17 +158,39 @@ void launch_vector_step(const S& stencil, const typename S::value_type* in, type
   TRAPEZE_CUDA_CHECK_LAUNCH("vector_step_kernel");
 }
 
+// One launch of the 16-byte 3-D single step (star stencils, 4-byte cells) over g's region.
+template <Stencil S, typename Policy = VectorPlaneDefaultPolicy::type>
+void launch_vector_plane(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
+                         const typename S::value_type* constants, const LaunchGeometry& g,
+                         typename S::value_type outside, cudaStream_t stream) {
+  using Shape = VectorPlaneShape<S, Policy>;
+  static_assert(Shape::usable, "the 16-byte 3-D step takes star stencils of 4-byte cells");
+  const int groups = (g.region_hi[0] + 3) / 4 - g.region_lo[0] / 4;
+  const int rows = g.region_hi[1] - g.region_lo[1], planes = g.region_hi[2] - g.region_lo[2];
+  if (groups <= 0 || rows <= 0 || planes <= 0) return;
+  const dim3 blocks(static_cast<unsigned>((groups + Shape::block_groups - 1) / Shape::block_groups),
+                    static_cast<unsigned>((rows + Shape::block_rows - 1) / Shape::block_rows),
+                    static_cast<unsigned>((planes + Policy::planes - 1) / Policy::planes));
+  vector_plane_kernel<S, Policy><<<blocks, dim3(Policy::threads_x, Policy::threads_y), 0, stream>>>(stencil, in, out,
+                                                                                                   constants, g, outside);
+  TRAPEZE_CUDA_CHECK_LAUNCH("vector_plane_kernel");
+}
+
 template <Stencil S>
 using PlaneRegisterPolicyOf = typename PlaneRegisterPolicyFor<static_cast<int>(sizeof(typename S::value_type))>::type;
 
 // One step over g's region: 3-D star stencils keep z in registers, other 3-D
 // stencils stream planes through shared memory, the others read device memory
-// directly (their neighbours share cache lines), in 16-byte accesses where the
-// rows allow them.
+// directly (their neighbours share cache lines); 2-D stencils and 3-D star
+// stencils of 4-byte cells in 16-byte accesses where the rows allow them.
 template <Stencil S>
 void launch_single_step(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
                         const typename S::value_type* constants, const LaunchGeometry& g,
                         typename S::value_type outside, cudaStream_t stream) {
+  // 3-D star stencils of 4-byte cells on rows a multiple of 4 cells apart take 16-byte accesses (vector_plane_kernel.cuh).
+  if constexpr (VectorPlaneShape<S, VectorPlaneDefaultPolicy::type>::usable) {
+    if (vector_step_fits(g, in, out)) return launch_vector_plane(stencil, in, out, constants, g, outside, stream);
+  }
   // A ring of planes too large for one block (many fields, a wide radius) falls back to the register kernel.
   if constexpr (S::dims == 3 && PlaneRegisterShape<S, PlaneRegisterPolicyOf<S>>::usable &&
                 PlaneRegisterShape<S, PlaneRegisterPolicyOf<S>>::shared_bytes <= shared_memory_per_block) {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs from inside the GPU bundle: scripts/make_gpu_bundle.sh; cp scripts/device/*.sh gpu-bundle/; then on the GPU machine gpu-bundle/<this script>.
 # The GPU test label and compute-sanitizer (run_gpu_tests.sh; TESTS=equality:
-# the stencil suite alone and the sanitizers on its small cases, for a bundle
-# of the stencil programs), kernels alone (gpu_kernel_probe, the variants
+# the stencil suite alone, or the tests EQUALITY_FILTER names, and the
+# sanitizers on its small cases, for a bundle of the stencil programs), kernels alone (gpu_kernel_probe, the variants
 # PROBE_ONLY names, default the register trapezoids), then APPS through the
 # runtime (gpu_stencils). Table last; logs in $OUT.
 set -uo pipefail
@@ -12,7 +12,7 @@ table=""
 add() { table+="$1"$'\n'; echo "$1"; }
 if [ "${TESTS:-all}" = equality ]; then
   {
-    STARPU_NCPU=2 timeout "${TESTS_TIMEOUT:-300}" "$here/run.sh" gpu_equality_test --gtest_filter=-GpuSanitizer.*
+    STARPU_NCPU=2 timeout "${TESTS_TIMEOUT:-300}" "$here/run.sh" gpu_equality_test --gtest_filter="${EQUALITY_FILTER:--GpuSanitizer.*}"
     echo "gpu_equality_test exit $?"
     sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
     for tool in memcheck racecheck; do
@@ -30,7 +30,7 @@ fi
 add "  ($(grep -cE '^\[       OK' "$out/gpu_tests.txt") OK, $(grep -cE '^\[  FAILED  \] [A-Z]' "$out/gpu_tests.txt") FAILED lines; sanitizer: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/gpu_tests.txt" | tr '\n' ' '))"
 TRAPEZE_PROBE_ONLY=${PROBE_ONLY:-reg-trapezoid} TRAPEZE_PROBE_ROUNDS=${PROBE_ROUNDS:-5} timeout "${PROBE_TIMEOUT:-200}" \
   "$here/run.sh" gpu_kernel_probe > "$out/probe.txt" 2>&1; add "gpu_kernel_probe: exit $?"
-table+="$(grep -E '^(stencil|jacobi|life|hotspot|kernels alone)' "$out/probe.txt")"$'\n'
+table+="$(grep -E '^(stencil|jacobi|life|hotspot|kernels alone|vector-plane)' "$out/probe.txt")"$'\n'
 timeout "${STENCILS_TIMEOUT:-240}" "$here/run.sh" gpu_stencils --apps "${APPS:-jacobi3d}" --rounds 3 --json-out "$out/gpu_stencils.json" \
   > "$out/stencils.txt" 2>&1; add "gpu_stencils: exit $?"
 table+="$(tail -6 "$out/stencils.txt")"$'\n'

@@ -243,11 +243,11 @@ class StencilRun {
   // The program has CUDA codelets for this stencil and StarPU found a GPU.
   static bool cuda_codelets_ready() { return cuda_functions_of<S>() != nullptr && starpu_cuda_worker_get_count() > 0; }
   // A stage's ghost zone: r * height, in x one cell more where that gives
-  // 2-D tiles on GPUs rows of a multiple of 4 cells (ghost_for_rows_of_four).
+  // 2-D and 3-D tiles on GPUs rows of a multiple of 4 cells (ghost_for_rows_of_four).
   static Extent stage_ghost(const Plan& plan, const Tiling& tiling, const Grid<T>& grid) {
     const Extent ghost = ghost_width(S::shape, plan.height);
     const bool on_gpus = plan.devices != StageDevices::cpu && cuda_codelets_ready();
-    if (!on_gpus || S::dims != 2 || sizeof(T) != 4) return ghost;
+    if (!on_gpus || S::dims < 2 || sizeof(T) != 4) return ghost;
     return ghost_for_rows_of_four(ghost, tiling.box(0).extent()[0], grid.extent()[0],
                                   grid.boundary().kind == BoundaryKind::periodic);
   }

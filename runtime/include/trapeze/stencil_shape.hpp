@@ -20,8 +20,8 @@ inline constexpr Extent ghost_width(const StencilShape& shape, int height) {
 
 // Rows a multiple of 4 cells long let a GPU's single step move 16 bytes a
 // load and a store (codelets/cuda/vector_step_kernel.cuh: 0.99 of the copy
-// bandwidth against 0.87 for the scalar step, H100). Where 2-D tiles of
-// 4-byte cells run on GPUs, the x ghost zone grows by one cell when that
+// bandwidth against 0.87 for the scalar step, H100; vector_plane_kernel.cuh
+// in 3-D). Where 2-D or 3-D tiles of 4-byte cells run on GPUs, the x ghost zone grows by one cell when that
 // makes a tile `tile_width` wide (its padded row: width + 2 ghost) such a row;
 // no ghost can for an odd width. The wider ghost zone is filled like the rest
 // (strips, wraps, the boundary), so the stage computes one more valid column
