@@ -469,6 +469,13 @@ int main(int argc, char** argv) {
   vp(VectorPlanePolicy<1, 16, 1, 1>{}, "w1x16 r1 p1");
   vp(VectorPlanePolicy<1, 4, 1, 4, 4>{}, "w1x4 r1 p4 b4");
   vp(VectorPlanePolicy<1, 4, 2, 16>{}, "w1x4 r2 p16");
+  // More warps a multiprocessor: registers capped by blocks a multiprocessor.
+  vp(VectorPlanePolicy<1, 4, 2, 1, 12>{}, "w1x4 r2 p1 b12");
+  vp(VectorPlanePolicy<1, 8, 2, 1, 6>{}, "w1x8 r2 p1 b6");
+  vp(VectorPlanePolicy<1, 4, 2, 1, 16>{}, "w1x4 r2 p1 b16");
+  vp(VectorPlanePolicy<1, 4, 1, 1, 16>{}, "w1x4 r1 p1 b16");
+  vp(VectorPlanePolicy<1, 4, 3, 1, 12>{}, "w1x4 r3 p1 b12");
+  vp(VectorPlanePolicy<1, 2, 2, 1, 20>{}, "w1x2 r2 p1 b20");
   // Ceilings: a float4 copy walking z as the 16-byte step does, and one plane a thread.
   variants3.push_back(copy_planes_variant<8, 32>("float4, 32 planes a thread", cube_pitched));
   variants3.push_back(copy_planes_variant<8, 1>("float4, 1 plane a thread", cube_pitched));

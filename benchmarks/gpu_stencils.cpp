@@ -10,7 +10,8 @@
 // warm-up submission), like the plain loop's buffers: the copies of the
 // domain up and down PCIe are paid once per run and are not part of a step.
 // The plain loops run before StarPU starts (see main). The last column checks
-// the default tiles per GPU against twice as many at h = 1.
+// the default tiles per GPU against another count at h = 1 (--compare-tiles,
+// default twice as many).
 // A table last, the same as JSON in --json-out.
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -46,7 +47,8 @@ struct Row {
   // life-bits (32 cells a word) against byte-cell Life's 2 B a cell.
   double target_bytes_per_cell = 0;
   double plain = 0, h1 = 0, chosen = 0, best = 0;  // seconds per step
-  double h1_default_over_twice = 1;  // h = 1 throughput with the default tiles over twice as many per GPU
+  double h1_default_over_compared = 1;  // h = 1 throughput with the default tiles over Settings::compared_tiles_per_gpu
+  int h1_tiles_per_gpu = 1, compared_tiles_per_gpu = 2;
   int chosen_h = 1, chosen_k = 1, best_h = 1, best_k = 1;
   double head_to_head = 1;  // chosen's throughput over best's, interleaved medians
   bool profiled = false;
@@ -81,6 +83,7 @@ void fill_fast(Values& values, std::uint64_t seed, int lo, int hi) {
 struct Settings {
   int rounds = 5;
   bool plain_only = false;
+  int compared_tiles_per_gpu = 0;  // h = 1's default tiles against this many per GPU (0: twice as many)
 };
 
 // Trapeze's columns; the plain loop's seconds per step come measured.
@@ -110,19 +113,24 @@ Row measure(trapeze::Runtime& runtime, const char* name, const S& stencil, const
     row.h1 = row.chosen = row.best = row.plain;
     return row;
   }
-  // h = 1 with the default tiles per GPU and with twice as many, alternating
-  // (the evidence behind trapeze::tiles_per_gpu).
+  // h = 1 with its default tiles per GPU (trapeze::default_tiles_per_gpu) and
+  // with another count (default: twice as many), alternating (the evidence
+  // behind those defaults).
   {
-    Plan more = plan;
-    more.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, 2 * trapeze::tiles_per_gpu);
+    Plan h1 = plan, other = plan;
+    h1.height = h1.kernel_height = 1;
+    row.h1_tiles_per_gpu = trapeze::default_tiles_per_gpu(S::dims, gpus, 1);
+    h1.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, row.h1_tiles_per_gpu);
+    row.compared_tiles_per_gpu = settings.compared_tiles_per_gpu > 0 ? settings.compared_tiles_per_gpu : 2 * row.h1_tiles_per_gpu;
+    other.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, row.compared_tiles_per_gpu);
     std::vector<double> default_tiles, more_tiles;
     for (int r = 0; r < 3; ++r) {
       fmt::print(stderr, "{}: h = 1, round {} of 3\n", name, r + 1);
-      default_tiles.push_back(at(1, 1));
-      more_tiles.push_back(trapeze::resident_seconds_per_step(runtime, stencil, grid, more, steps));
+      default_tiles.push_back(trapeze::resident_seconds_per_step(runtime, stencil, grid, h1, steps));
+      more_tiles.push_back(trapeze::resident_seconds_per_step(runtime, stencil, grid, other, steps));
     }
     row.h1 = median(default_tiles);
-    row.h1_default_over_twice = median(more_tiles) / row.h1;
+    row.h1_default_over_compared = median(more_tiles) / row.h1;
   }
   const trapeze::GpuShape shape{grid.extent(), S::dims, plan.tile, S::shape.radius, grid.boundary().kind, gpus, steps};
   const trapeze::GpuHeightDecision decision = trapeze::decide_gpu_heights(runtime, stencil, name, shape);
@@ -167,6 +175,7 @@ int main(int argc, char** argv) {
   int rounds = 5;
   bool plain_only = false;
   trapeze::Index side_2d = 16384;
+  int compared_tiles = 0;
   cli.add_option("--json-out", json_out, "the table as JSON")->capture_default_str();
   cli.add_option("--apps", only, "apps to run (default: all five and life-bits)")->delimiter(',');
   cli.add_option("--rounds", rounds, "head-to-head rounds")->capture_default_str()->check(CLI::Range(1, 99));
@@ -174,10 +183,14 @@ int main(int argc, char** argv) {
   cli.add_option("--side-2d", side_2d, "jacobi2d's and hotspot's square side (the issue asks for the largest that fits comfortably)")
       ->capture_default_str()
       ->check(CLI::Range(trapeze::Index{64}, trapeze::Index{65536}));
+  cli.add_option("--compare-tiles", compared_tiles,
+                 "tiles per GPU that h = 1's default tiles are timed against (the b tiles column; 0: twice as many)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 64));
   return apps::app_main("gpu_stencils", cli, argc, argv, [&] {
     if (!bench::cuda_device_present()) throw trapeze::Error("no CUDA device: this benchmark needs a GPU");
     auto wanted = [&](const std::string& app) { return only.empty() || std::find(only.begin(), only.end(), app) != only.end(); };
-    const Settings settings{rounds, plain_only};
+    const Settings settings{rounds, plain_only, compared_tiles};
     // The inputs, all made first: the plain loops run before StarPU starts.
     // (Inside a process whose StarPU CUDA worker polls the device, the same
     // loop with its per-step synchronisation ran at half the speed of the
@@ -269,7 +282,8 @@ int main(int argc, char** argv) {
                        {"roofline_gcups", roofline / 1e9}, {"plain_loop", entry(r.plain)}, {"trapeze_h1", entry(r.h1)},
                        {"trapeze_auto", entry(r.chosen)}, {"auto_height", r.chosen_h}, {"auto_kernel_height", r.chosen_k},
                        {"sweep_best", entry(r.best)}, {"best_height", r.best_h}, {"best_kernel_height", r.best_k},
-                       {"auto_vs_best_head_to_head", r.head_to_head}, {"h1_vs_plain", r.plain / r.h1}, {"h1_default_tiles_over_twice_as_many", r.h1_default_over_twice},
+                       {"auto_vs_best_head_to_head", r.head_to_head}, {"h1_vs_plain", r.plain / r.h1}, {"h1_default_tiles_over_compared", r.h1_default_over_compared},
+                       {"h1_tiles_per_gpu", r.h1_tiles_per_gpu}, {"compared_tiles_per_gpu", r.compared_tiles_per_gpu},
                        {"profiled", r.profiled}});
     }
     const std::time_t now = std::time(nullptr);
@@ -294,7 +308,7 @@ int main(int argc, char** argv) {
                  fmt::format("{}/{}", e["auto_height"].get<int>(), e["auto_kernel_height"].get<int>()),
                  fmt::format("{}/{}", e["best_height"].get<int>(), e["best_kernel_height"].get<int>()),
                  e["h1_vs_plain"].get<double>(), e["auto_vs_best_head_to_head"].get<double>(),
-                 e["h1_default_tiles_over_twice_as_many"].get<double>());
+                 e["h1_default_tiles_over_compared"].get<double>());
     }
     for (const auto& e : table) {
       if (e["target_bytes_per_cell"].get<double>() == e["bytes_per_cell"].get<double>()) continue;
@@ -304,7 +318,8 @@ int main(int argc, char** argv) {
                  e["trapeze_auto"]["of_target_roofline"].get<double>(), e["sweep_best"]["of_target_roofline"].get<double>());
     }
     fmt::print("(xroof: fraction of the single-step roofline, bandwidth / bytes per cell; b/a: Trapeze h=1 over the plain "
-               "loop; h2h: auto over best, {} interleaved rounds; b tiles: h=1 with the default tiles per GPU over twice as many, 3 interleaved rounds; JSON: {})\n", rounds, json_out);
+               "loop; h2h: auto over best, {} interleaved rounds; b tiles: h=1 with its default tiles per GPU (JSON: h1_tiles_per_gpu) over another count (compared_tiles_per_gpu), 3 interleaved rounds; JSON: {})\n", rounds,
+               json_out);
     return 0;
   });
 }
