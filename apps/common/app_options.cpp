@@ -45,7 +45,7 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
                  "field already in the tiles: the stepping rate without the copies in and out")
       ->capture_default_str()
       ->check(whole_number(0));
-  cli.add_option("-t,--tile", o.tile, "tile size, e.g. 256x256, or auto (whole rows, 4 tiles per worker)")
+  cli.add_option("-t,--tile", o.tile, "tile size, e.g. 256x256, or auto (CPUs: whole rows, 4 tiles per worker; GPUs: 2 slabs per GPU, 1 at --height 1 on one GPU)")
       ->capture_default_str();
   cli.add_option("--height", o.height,
                  "trapezoid height h (time steps per stage) or auto (the height model); default: TRAPEZE_HEIGHT or auto");

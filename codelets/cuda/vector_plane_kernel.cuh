@@ -217,26 +217,12 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
       }
     }
     if (commits) {
-      const bool whole = x0 >= g.region_lo[0] && x0 + 4 <= g.region_hi[0];
       T* const out_plane = out + z * stride_z;
 #pragma unroll
       for (int j = 0; j < rows; ++j) {
         if (y0 + j >= g.region_hi[1]) break;
 #pragma unroll
-        for (int f = 0; f < fields; ++f) {
-          T* const row = out_plane + f * g.padded_cells + (y0 + j) * g.padded[0];
-          if (whole) {
-            Quad<T> q;
-#pragma unroll
-            for (int c = 0; c < 4; ++c) q.v[c] = values[j][c][f];
-            *reinterpret_cast<Quad<T>*>(row + x0) = q;
-          } else {
-#pragma unroll
-            for (int c = 0; c < 4; ++c) {
-              if (x0 + c >= g.region_lo[0] && x0 + c < g.region_hi[0]) row[x0 + c] = values[j][c][f];
-            }
-          }
-        }
+        for (int f = 0; f < fields; ++f) store_group<S>(out_plane + f * g.padded_cells + (y0 + j) * g.padded[0], x0, g, values[j], f);
       }
     }
 #pragma unroll

@@ -46,6 +46,25 @@ struct alignas(16) Quad {
   T v[4];
 };
 
+// Field f of a group's 4 values into its row: one 16-byte store where the
+// whole group lies in the launch's region, else the cells that do.
+template <Stencil S>
+__device__ inline void store_group(typename S::value_type* row, int x0, const LaunchGeometry& g,
+                                   const UpdateValues<S> (&values)[4], int f) {
+  using T = typename S::value_type;
+  if (x0 >= g.region_lo[0] && x0 + 4 <= g.region_hi[0]) {
+    Quad<T> q;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) q.v[c] = values[c][f];
+    *reinterpret_cast<Quad<T>*>(row + x0) = q;
+  } else {
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      if (x0 + c >= g.region_lo[0] && x0 + c < g.region_hi[0]) row[x0 + c] = values[c][f];
+    }
+  }
+}
+
 // Whether the launch's buffers allow 16-byte accesses: rows a multiple of 4
 // cells apart (so fields, planes and buffers too) and 16-byte aligned pointers.
 template <typename T>
@@ -158,22 +177,8 @@ __global__ void __launch_bounds__(VectorStepShape<S>::threads)
   for (int j = 0; j < rows; ++j) {
     const int y = y0 + j;
     if (!active || y >= y_end) continue;
-    const bool whole = x0 >= g.region_lo[0] && x0 + 4 <= g.region_hi[0];
 #pragma unroll
-    for (int f = 0; f < fields; ++f) {
-      T* row = out + f * g.padded_cells + y * stride_y;
-      if (whole) {
-        Quad<T> q;
-#pragma unroll
-        for (int c = 0; c < 4; ++c) q.v[c] = values[j][c][f];
-        *reinterpret_cast<Quad<T>*>(row + x0) = q;
-      } else {
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-          if (in_region(x0 + c)) row[x0 + c] = values[j][c][f];
-        }
-      }
-    }
+    for (int f = 0; f < fields; ++f) store_group<S>(out + f * g.padded_cells + y * stride_y, x0, g, values[j], f);
   }
 }
 
