@@ -49,6 +49,7 @@ struct Row {
   double plain = 0, h1 = 0, chosen = 0, best = 0;  // seconds per step
   double h1_default_over_compared = 1;  // h = 1 throughput with the default tiles over Settings::compared_tiles_per_gpu
   int h1_tiles_per_gpu = 1, compared_tiles_per_gpu = 2;
+  double auto_default_over_compared = 0;  // the chosen heights' throughput, default tiles over --compare-auto-tiles (0: not measured)
   int chosen_h = 1, chosen_k = 1, best_h = 1, best_k = 1;
   double head_to_head = 1;  // chosen's throughput over best's, interleaved medians
   bool profiled = false;
@@ -84,6 +85,7 @@ struct Settings {
   int rounds = 5;
   bool plain_only = false;
   int compared_tiles_per_gpu = 0;  // h = 1's default tiles against this many per GPU (0: twice as many)
+  int auto_compared_tiles_per_gpu = 0;  // the chosen heights' tiles against this many per GPU (0: not measured)
 };
 
 // Trapeze's columns; the plain loop's seconds per step come measured.
@@ -99,7 +101,7 @@ Row measure(trapeze::Runtime& runtime, const char* name, const S& stencil, const
   row.target_bytes_per_cell = bytes_per_cell;
   const int gpus = runtime.cuda_worker_count();
   Plan plan;
-  plan.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus);
+  plan.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, trapeze::default_tiles_per_gpu(S::dims, gpus));
   plan.devices = trapeze::StageDevices::gpu;
   row.tile = trapeze::to_string(plan.tile, S::dims);
   auto at = [&](int h, int k) {
@@ -113,14 +115,13 @@ Row measure(trapeze::Runtime& runtime, const char* name, const S& stencil, const
     row.h1 = row.chosen = row.best = row.plain;
     return row;
   }
-  // h = 1 with its default tiles per GPU (trapeze::default_tiles_per_gpu) and
+  // h = 1 with the default tiles per GPU (trapeze::default_tiles_per_gpu) and
   // with another count (default: twice as many), alternating (the evidence
-  // behind those defaults).
+  // behind that default).
   {
     Plan h1 = plan, other = plan;
     h1.height = h1.kernel_height = 1;
-    row.h1_tiles_per_gpu = trapeze::default_tiles_per_gpu(S::dims, gpus, 1);
-    h1.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, row.h1_tiles_per_gpu);
+    row.h1_tiles_per_gpu = trapeze::default_tiles_per_gpu(S::dims, gpus);
     row.compared_tiles_per_gpu = settings.compared_tiles_per_gpu > 0 ? settings.compared_tiles_per_gpu : 2 * row.h1_tiles_per_gpu;
     other.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, row.compared_tiles_per_gpu);
     std::vector<double> default_tiles, more_tiles;
@@ -163,6 +164,20 @@ Row measure(trapeze::Runtime& runtime, const char* name, const S& stencil, const
     }
     row.head_to_head = median(best) / median(chosen);
   }
+  // The chosen heights with the default tiles and with another count, alternating.
+  if (settings.auto_compared_tiles_per_gpu > 0) {
+    Plan other = plan;
+    other.height = row.chosen_h;
+    other.kernel_height = row.chosen_k;
+    other.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, settings.auto_compared_tiles_per_gpu);
+    std::vector<double> default_tiles, other_tiles;
+    for (int r = 0; r < 3; ++r) {
+      fmt::print(stderr, "{}: chosen heights, tiles, round {} of 3\n", name, r + 1);
+      default_tiles.push_back(at(row.chosen_h, row.chosen_k));
+      other_tiles.push_back(trapeze::resident_seconds_per_step(runtime, stencil, grid, other, steps));
+    }
+    row.auto_default_over_compared = median(other_tiles) / median(default_tiles);
+  }
   return row;
 }
 
@@ -175,7 +190,7 @@ int main(int argc, char** argv) {
   int rounds = 5;
   bool plain_only = false;
   trapeze::Index side_2d = 16384;
-  int compared_tiles = 0;
+  int compared_tiles = 0, auto_compared_tiles = 0;
   cli.add_option("--json-out", json_out, "the table as JSON")->capture_default_str();
   cli.add_option("--apps", only, "apps to run (default: all five and life-bits)")->delimiter(',');
   cli.add_option("--rounds", rounds, "head-to-head rounds")->capture_default_str()->check(CLI::Range(1, 99));
@@ -187,10 +202,14 @@ int main(int argc, char** argv) {
                  "tiles per GPU that h = 1's default tiles are timed against (the b tiles column; 0: twice as many)")
       ->capture_default_str()
       ->check(CLI::Range(0, 64));
+  cli.add_option("--compare-auto-tiles", auto_compared_tiles,
+                 "also time the chosen heights with the default tiles against this many per GPU (0: not)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 64));
   return apps::app_main("gpu_stencils", cli, argc, argv, [&] {
     if (!bench::cuda_device_present()) throw trapeze::Error("no CUDA device: this benchmark needs a GPU");
     auto wanted = [&](const std::string& app) { return only.empty() || std::find(only.begin(), only.end(), app) != only.end(); };
-    const Settings settings{rounds, plain_only, compared_tiles};
+    const Settings settings{rounds, plain_only, compared_tiles, auto_compared_tiles};
     // The inputs, all made first: the plain loops run before StarPU starts.
     // (Inside a process whose StarPU CUDA worker polls the device, the same
     // loop with its per-step synchronisation ran at half the speed of the
@@ -284,6 +303,7 @@ int main(int argc, char** argv) {
                        {"sweep_best", entry(r.best)}, {"best_height", r.best_h}, {"best_kernel_height", r.best_k},
                        {"auto_vs_best_head_to_head", r.head_to_head}, {"h1_vs_plain", r.plain / r.h1}, {"h1_default_tiles_over_compared", r.h1_default_over_compared},
                        {"h1_tiles_per_gpu", r.h1_tiles_per_gpu}, {"compared_tiles_per_gpu", r.compared_tiles_per_gpu},
+                       {"auto_default_tiles_over_compared", r.auto_default_over_compared},
                        {"profiled", r.profiled}});
     }
     const std::time_t now = std::time(nullptr);
@@ -309,6 +329,13 @@ int main(int argc, char** argv) {
                  fmt::format("{}/{}", e["best_height"].get<int>(), e["best_kernel_height"].get<int>()),
                  e["h1_vs_plain"].get<double>(), e["auto_vs_best_head_to_head"].get<double>(),
                  e["h1_default_tiles_over_compared"].get<double>());
+    }
+    for (const auto& e : table) {
+      const double auto_tiles = e["auto_default_tiles_over_compared"].get<double>();
+      if (auto_tiles > 0) {
+        fmt::print("{}: the chosen heights with the default tiles over {} per GPU: {:.3f}\n", e["app"].get<std::string>(),
+                   auto_compared_tiles, auto_tiles);
+      }
     }
     for (const auto& e : table) {
       if (e["target_bytes_per_cell"].get<double>() == e["bytes_per_cell"].get<double>()) continue;

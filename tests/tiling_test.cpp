@@ -64,14 +64,13 @@ TEST(Tiling, GpuTilesBetweenRanks) {
   EXPECT_EQ(gpu_tiles_per_gpu({90112, 90112, 1}, 2, 2, 2, 1, 4), trapeze::tiles_per_gpu);  // the trip is 1% of a stage
   EXPECT_EQ(gpu_tiles_per_gpu({1792, 1792, 1792}, 3, 2, 1, 1, 4), trapeze::tiles_per_gpu);  // one process: GPU to GPU
   EXPECT_EQ(trapeze::choose_gpu_tile({1792, 1792, 1792}, 3, 2, 4), (Extent{1792, 1792, 224}));
-  // One tile at h = 1 on one GPU in 2-D and 3-D; two otherwise.
+  // One tile on one GPU in 2-D and 3-D; two a GPU otherwise.
   using trapeze::default_tiles_per_gpu;
-  EXPECT_EQ(default_tiles_per_gpu(2, 1, 1), 1);
-  EXPECT_EQ(default_tiles_per_gpu(3, 1, 1), 1);
-  EXPECT_EQ(default_tiles_per_gpu(3, 1, 0), trapeze::tiles_per_gpu);  // the height still to be chosen
-  EXPECT_EQ(default_tiles_per_gpu(2, 1, 8), trapeze::tiles_per_gpu);
-  EXPECT_EQ(default_tiles_per_gpu(2, 2, 1), trapeze::tiles_per_gpu);
-  EXPECT_EQ(default_tiles_per_gpu(1, 1, 1), trapeze::tiles_per_gpu);
+  EXPECT_EQ(default_tiles_per_gpu(2, 1), 1);
+  EXPECT_EQ(default_tiles_per_gpu(3, 1), 1);
+  EXPECT_EQ(default_tiles_per_gpu(2, 2), trapeze::tiles_per_gpu);
+  EXPECT_EQ(default_tiles_per_gpu(3, 4), trapeze::tiles_per_gpu);
+  EXPECT_EQ(default_tiles_per_gpu(1, 1), trapeze::tiles_per_gpu);
 }
 
 TEST(HaloPieces, PeriodicGhostWiderThanDomainIsRejected) {

@@ -45,7 +45,7 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
                  "field already in the tiles: the stepping rate without the copies in and out")
       ->capture_default_str()
       ->check(whole_number(0));
-  cli.add_option("-t,--tile", o.tile, "tile size, e.g. 256x256, or auto (CPUs: whole rows, 4 tiles per worker; GPUs: 2 slabs per GPU, 1 at --height 1 on one GPU)")
+  cli.add_option("-t,--tile", o.tile, "tile size, e.g. 256x256, or auto (CPUs: whole rows, 4 tiles per worker; GPUs: 2 slabs per GPU, 1 on one GPU)")
       ->capture_default_str();
   cli.add_option("--height", o.height,
                  "trapezoid height h (time steps per stage) or auto (the height model); default: TRAPEZE_HEIGHT or auto");
@@ -182,7 +182,7 @@ trapeze::Plan make_plan(const CommonOptions& o, int dims, const trapeze::Extent&
   if (o.tile != "auto") {
     plan.tile = parse_extent(o.tile, dims, "tile size");
   } else if (gpus > 0) {
-    plan.tile = trapeze::choose_gpu_tile(domain, dims, gpus, trapeze::default_tiles_per_gpu(dims, gpus, plan.height));
+    plan.tile = trapeze::choose_gpu_tile(domain, dims, gpus, trapeze::default_tiles_per_gpu(dims, gpus));
   } else {
     plan.tile = trapeze::choose_tile(domain, dims, workers, plan.height);
   }

@@ -25,9 +25,7 @@ Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu) {
   return tile;
 }
 
-int default_tiles_per_gpu(int dims, int gpus, int height) {
-  return height == 1 && gpus == 1 && dims >= 2 ? 1 : tiles_per_gpu;
-}
+int default_tiles_per_gpu(int dims, int gpus) { return gpus == 1 && dims >= 2 ? 1 : tiles_per_gpu; }
 
 int gpu_tiles_per_gpu(const Extent& domain, int dims, int gpus, int ranks, Index radius, double cell_bytes) {
   if (ranks <= 1 || gpus <= 1) return tiles_per_gpu;

@@ -26,13 +26,14 @@ Extent choose_tile(const Extent& domain, int dims, int workers, int height = 0);
 inline constexpr int tiles_per_gpu = 2;
 Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu = tiles_per_gpu);
 
-// At h = 1 on one GPU a single tile does better: no strips to copy between
-// tiles and one task a step. One tile against two (H100, interleaved medians
-// of 3, benchmarks/gpu_stencils.cpp --compare-tiles, 2026-11-27): 1.07x
-// (jacobi2d 16384^2), 1.10x (jacobi3d 512^3). Taller stages, several GPUs
-// (whose strips overlap the other tile's work) and 1-D domains (not
-// measured) keep tiles_per_gpu.
-int default_tiles_per_gpu(int dims, int gpus, int height);
+// On one GPU a single tile does better: no strips to copy between tiles,
+// no ghost zone computed twice, one task a stage. One tile against two
+// (H100, interleaved medians of 3, benchmarks/gpu_stencils.cpp
+// --compare-tiles and --compare-auto-tiles, 2026-11-27): at h = 1 1.04-1.10x
+// (jacobi2d, jacobi3d, hotspot, life), at the heights the model chose
+// 1.02-1.14x (jacobi3d 6/3 the most). Several GPUs (whose strips overlap the
+// other tile's work) and 1-D domains (not measured) keep tiles_per_gpu.
+int default_tiles_per_gpu(int dims, int gpus);
 
 // Under MPI a rank's strips to and from its neighbours travel through host
 // memory (GPU to host, MPI, host to GPU: about 4 GB/s between two ranks of
