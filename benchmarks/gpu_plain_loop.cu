@@ -50,10 +50,8 @@ double plain_loop_seconds(const S& stencil, const trapeze::Grid<typename S::valu
   // x one cell wider where Trapeze's tiles are (rows of a multiple of 4 cells
   // for the 16-byte single step), so both run the same kernel.
   const trapeze::Extent n = grid.extent();
-  trapeze::Extent ghost = S::shape.radius;
-  if constexpr (S::dims >= 2 && sizeof(T) == 4) {
-    ghost = trapeze::ghost_for_rows_of_four(ghost, n[0], n[0], grid.boundary().kind == trapeze::BoundaryKind::periodic);
-  }
+  const trapeze::Extent ghost = trapeze::gpu_tile_ghost(S::shape.radius, S::dims, sizeof(T), n[0], n[0],
+                                                         grid.boundary().kind == trapeze::BoundaryKind::periodic);
   trapeze::Extent padded{1, 1, 1};
   for (int d = 0; d < 3; ++d) padded[d] = n[d] + 2 * ghost[d];
   const Index cells = trapeze::cell_count(padded);

@@ -101,7 +101,7 @@ Row measure(trapeze::Runtime& runtime, const char* name, const S& stencil, const
   row.target_bytes_per_cell = bytes_per_cell;
   const int gpus = runtime.cuda_worker_count();
   Plan plan;
-  plan.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, trapeze::default_tiles_per_gpu(S::dims, gpus));
+  plan.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus);
   plan.devices = trapeze::StageDevices::gpu;
   row.tile = trapeze::to_string(plan.tile, S::dims);
   auto at = [&](int h, int k) {
@@ -119,15 +119,14 @@ Row measure(trapeze::Runtime& runtime, const char* name, const S& stencil, const
   // with another count (default: twice as many), alternating (the evidence
   // behind that default).
   {
-    Plan h1 = plan, other = plan;
-    h1.height = h1.kernel_height = 1;
+    Plan other = plan;
     row.h1_tiles_per_gpu = trapeze::default_tiles_per_gpu(S::dims, gpus);
     row.compared_tiles_per_gpu = settings.compared_tiles_per_gpu > 0 ? settings.compared_tiles_per_gpu : 2 * row.h1_tiles_per_gpu;
     other.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, row.compared_tiles_per_gpu);
     std::vector<double> default_tiles, more_tiles;
     for (int r = 0; r < 3; ++r) {
       fmt::print(stderr, "{}: h = 1, round {} of 3\n", name, r + 1);
-      default_tiles.push_back(trapeze::resident_seconds_per_step(runtime, stencil, grid, h1, steps));
+      default_tiles.push_back(at(1, 1));
       more_tiles.push_back(trapeze::resident_seconds_per_step(runtime, stencil, grid, other, steps));
     }
     row.h1 = median(default_tiles);

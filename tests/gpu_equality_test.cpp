@@ -39,11 +39,13 @@ struct Heights {
 const std::vector<Heights> gpu_heights{{1, 1}, {2, 2}, {3, 1}, {5, 5}, {7, 3}};
 const std::vector<Boundary> every_boundary{Boundary::clamp(), Boundary::constant(0.75), Boundary::periodic()};
 
-std::vector<Case> cases_2d(const Extent& size, trapeze::Index steps) {
+// Every boundary, tile and pair of heights over one domain, on the GPUs.
+std::vector<Case> gpu_cases(const Extent& size, const std::vector<Extent>& tiles, const std::vector<Heights>& heights,
+                            trapeze::Index steps) {
   std::vector<Case> cases;
   for (const Boundary& b : every_boundary) {
-    for (const Extent& t : {size, Extent{size[0], (size[1] + 2) / 3, 1}, Extent{150, 70, 1}, Extent{1, size[1], 1}}) {
-      for (const Heights& h : gpu_heights) {
+    for (const Extent& t : tiles) {
+      for (const Heights& h : heights) {
         Case c{size, t, b, h.task, steps};
         c.kernel_height = h.kernel;
         c.devices = StageDevices::gpu;
@@ -52,6 +54,11 @@ std::vector<Case> cases_2d(const Extent& size, trapeze::Index steps) {
     }
   }
   return cases;
+}
+
+std::vector<Case> cases_2d(const Extent& size, trapeze::Index steps) {
+  return gpu_cases(size, {size, Extent{size[0], (size[1] + 2) / 3, 1}, Extent{150, 70, 1}, Extent{1, size[1], 1}},
+                   gpu_heights, steps);
 }
 
 template <trapeze::Stencil S>
@@ -83,18 +90,8 @@ TEST(GpuEquality, Hotspot) { run_cases(apps::Hotspot::for_grid(203, 301), cases_
 // 16-byte accesses (vector_step_kernel.cuh): whole rows and narrower tiles,
 // regions that start inside a group of 4 (H = 1, 3, 5), every boundary.
 std::vector<Case> cases_on_rows_of_4(trapeze::Index steps) {
-  std::vector<Case> cases;
-  for (const Boundary& b : every_boundary) {
-    for (const Extent& t : {Extent{1022, 517, 1}, Extent{1022, 100, 1}, Extent{254, 60, 1}}) {
-      for (const Heights& h : {Heights{1, 1}, Heights{3, 1}, Heights{5, 1}}) {
-        Case c{{1022, 517, 1}, t, b, h.task, steps};
-        c.kernel_height = h.kernel;
-        c.devices = StageDevices::gpu;
-        cases.push_back(c);
-      }
-    }
-  }
-  return cases;
+  return gpu_cases({1022, 517, 1}, {Extent{1022, 517, 1}, Extent{1022, 100, 1}, Extent{254, 60, 1}},
+                   {Heights{1, 1}, Heights{3, 1}, Heights{5, 1}}, steps);
 }
 TEST(GpuEquality, SingleStepsOnRowsOfFourCells) {
   run_cases(apps::Jacobi2D<float>{}, cases_on_rows_of_4(11));
@@ -103,18 +100,8 @@ TEST(GpuEquality, SingleStepsOnRowsOfFourCells) {
   run_cases(tests::WeightedBox<2, 2>{}, cases_on_rows_of_4(5));
   // 3-D: 130 + 2 x 2 ghost cells a row (vector_plane_kernel.cuh), and tiles
   // 62 wide; blocks cut by every edge of the domain and of the tiles.
-  std::vector<Case> cubes;
-  for (const Boundary& b : every_boundary) {
-    for (const Extent& t : {Extent{130, 67, 41}, Extent{130, 67, 15}, Extent{62, 30, 20}}) {
-      for (const Heights& h : {Heights{1, 1}, Heights{3, 1}, Heights{4, 2}}) {
-        Case c{{130, 67, 41}, t, b, h.task, 7};
-        c.kernel_height = h.kernel;
-        c.devices = StageDevices::gpu;
-        cubes.push_back(c);
-      }
-    }
-  }
-  run_cases(apps::Jacobi3D<float>{}, cubes);
+  run_cases(apps::Jacobi3D<float>{}, gpu_cases({130, 67, 41}, {Extent{130, 67, 41}, Extent{130, 67, 15}, Extent{62, 30, 20}},
+                                               {Heights{1, 1}, Heights{3, 1}, Heights{4, 2}}, 7));
 }
 // Box stencils wider than Life's 3x3 (5x5 and 3x5): the box trapezoid's ghost
 // zone of r*k per side with radii of 2, every boundary, tiles that divide nothing.
@@ -138,19 +125,8 @@ TEST(GpuEquality, BoxStencilsOfRadiusTwo) {
 
 // A 67x45x39 domain: one tile, slabs, and tiles that divide nothing.
 std::vector<Case> cases_3d() {
-  std::vector<Case> cases;
   const Extent size{67, 45, 39};
-  for (const Boundary& b : every_boundary) {
-    for (const Extent& t : {size, Extent{67, 45, 13}, Extent{40, 20, 10}}) {
-      for (const Heights& h : gpu_heights) {
-        Case c{size, t, b, h.task, 8};
-        c.kernel_height = h.kernel;
-        c.devices = StageDevices::gpu;
-        cases.push_back(c);
-      }
-    }
-  }
-  return cases;
+  return gpu_cases(size, {size, Extent{67, 45, 13}, Extent{40, 20, 10}}, gpu_heights, 8);
 }
 
 TEST(GpuEquality, Jacobi3D) { run_cases(apps::Jacobi3D<float>{}, cases_3d()); }

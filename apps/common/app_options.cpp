@@ -182,7 +182,7 @@ trapeze::Plan make_plan(const CommonOptions& o, int dims, const trapeze::Extent&
   if (o.tile != "auto") {
     plan.tile = parse_extent(o.tile, dims, "tile size");
   } else if (gpus > 0) {
-    plan.tile = trapeze::choose_gpu_tile(domain, dims, gpus, trapeze::default_tiles_per_gpu(dims, gpus));
+    plan.tile = trapeze::choose_gpu_tile(domain, dims, gpus);
   } else {
     plan.tile = trapeze::choose_tile(domain, dims, workers, plan.height);
   }

@@ -30,9 +30,6 @@
 // the roofline.
 #include <cuda_runtime.h>
 
-#include <cstdint>
-
-#include "kernel_policy.hpp"
 #include "launch_geometry.hpp"
 #include "update_values.cuh"
 #include "vector_step_kernel.cuh"

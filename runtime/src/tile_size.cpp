@@ -20,7 +20,8 @@ Extent choose_tile(const Extent& domain, int dims, int workers, int height) {
 Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu) {
   Extent tile = domain;
   const int d = dims - 1;
-  const Index pieces = std::min<Index>(static_cast<Index>(std::max(1, gpus)) * std::max(1, per_gpu), domain[d]);
+  if (per_gpu <= 0) per_gpu = default_tiles_per_gpu(dims, gpus);
+  const Index pieces = std::min<Index>(static_cast<Index>(std::max(1, gpus)) * per_gpu, domain[d]);
   tile[d] = (domain[d] + pieces - 1) / pieces;
   return tile;
 }

@@ -247,9 +247,9 @@ class StencilRun {
   static Extent stage_ghost(const Plan& plan, const Tiling& tiling, const Grid<T>& grid) {
     const Extent ghost = ghost_width(S::shape, plan.height);
     const bool on_gpus = plan.devices != StageDevices::cpu && cuda_codelets_ready();
-    if (!on_gpus || S::dims < 2 || sizeof(T) != 4) return ghost;
-    return ghost_for_rows_of_four(ghost, tiling.box(0).extent()[0], grid.extent()[0],
-                                  grid.boundary().kind == BoundaryKind::periodic);
+    if (!on_gpus) return ghost;
+    return gpu_tile_ghost(ghost, S::dims, sizeof(T), tiling.box(0).extent()[0], grid.extent()[0],
+                          grid.boundary().kind == BoundaryKind::periodic);
   }
   // Whether stage tasks may run on CUDA workers (the program has CUDA codelets
   // for this stencil, StarPU found a GPU, and the plan's devices allow it).

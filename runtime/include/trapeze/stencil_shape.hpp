@@ -1,6 +1,8 @@
 #pragma once
 // The shape of a stencil: how far a point looks per dimension, and whether it
 // reads only along the axes (star) or the whole box (box, e.g. Game of Life).
+#include <cstddef>
+
 #include "trapeze/geometry.hpp"
 
 namespace trapeze {
@@ -31,6 +33,14 @@ inline Extent ghost_for_rows_of_four(Extent ghost, Index tile_width, Index domai
   if (periodic && ghost[0] + 1 > domain_width) return ghost;  // a wrap would go round the domain twice
   ghost[0] += 1;
   return ghost;
+}
+
+// The ghost zone of GPU tiles: widened as above where a 16-byte single step
+// exists (2-D and 3-D, 4-byte cells).
+inline Extent gpu_tile_ghost(Extent ghost, int dims, std::size_t cell_bytes, Index tile_width, Index domain_width,
+                             bool periodic) {
+  if (dims < 2 || cell_bytes != 4) return ghost;
+  return ghost_for_rows_of_four(ghost, tile_width, domain_width, periodic);
 }
 
 }  // namespace trapeze

@@ -24,7 +24,6 @@ Extent choose_tile(const Extent& domain, int dims, int workers, int height = 0);
 // 1.03x (hotspot), 0.85x (life), 0.17x (pathfinder): more tasks cost more
 // than the queued work they add.
 inline constexpr int tiles_per_gpu = 2;
-Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu = tiles_per_gpu);
 
 // On one GPU a single tile does better: no strips to copy between tiles,
 // no ghost zone computed twice, one task a stage. One tile against two
@@ -34,6 +33,8 @@ Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu = t
 // 1.02-1.14x (jacobi3d 6/3 the most). Several GPUs (whose strips overlap the
 // other tile's work) and 1-D domains (not measured) keep tiles_per_gpu.
 int default_tiles_per_gpu(int dims, int gpus);
+// Slabs along the slowest dimension, `per_gpu` a GPU (0: default_tiles_per_gpu).
+Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu = 0);
 
 // Under MPI a rank's strips to and from its neighbours travel through host
 // memory (GPU to host, MPI, host to GPU: about 4 GB/s between two ranks of
