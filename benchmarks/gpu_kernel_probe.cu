@@ -283,6 +283,52 @@ long long vector_plane_differences(const Domain& pitched, trapeze::BoundaryKind 
   return differing;
 }
 
+// The 16-byte 3-D trapezoid (vector_trapezoid_kernel.cuh) under a policy, K
+// steps a launch, on rows a multiple of 4 cells apart.
+template <typename S, typename Policy, int K>
+Variant vector_trapezoid(const char* stencil, const char* policy, const Domain& pitched) {
+  using T = typename S::value_type;
+  const LaunchGeometry g = pitched.geometry(K);
+  Variant v{stencil, "vec-trapezoid", policy, K, pitched.cells(), [g](const void* in, void* out) {
+              trapeze::cuda::launch_vector_trapezoid_k<S, Policy, K>(S{}, static_cast<const T*>(in), static_cast<T*>(out),
+                                                                     g, T{}, nullptr);
+            }};
+  v.elements = pitched.elements();
+  return v;
+}
+
+// The 16-byte trapezoid against the scalar register trapezoid (itself checked
+// against k single steps above and in the GPU tests) on the same buffers, one
+// launch of K steps each from the same random input: cells of the padded
+// buffers that differ (0: bit for bit). Periodic: the domain is the whole
+// buffer, as the runtime makes it, and the ghost must be at least K wide.
+template <typename S, typename Policy, int K>
+long long vector_trapezoid_differences(const Domain& pitched, trapeze::BoundaryKind boundary) {
+  using T = typename S::value_type;
+  LaunchGeometry g = pitched.geometry(K);
+  g.boundary = static_cast<int>(boundary);
+  if (boundary == trapeze::BoundaryKind::periodic) {
+    for (int d = 0; d < 3; ++d) g.inside_lo[d] = 0, g.inside_hi[d] = g.padded[d];
+  }
+  const T outside = 0.375f;
+  const auto count = static_cast<std::size_t>(pitched.elements());
+  std::vector<T> host(count), a(count), b(count);
+  std::mt19937 engine(17);
+  for (auto& v : host) v = std::uniform_real_distribution<T>(0, 1)(engine);
+  bench::DeviceBuffer<T> input(count), one(count), other(count);
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(input.data, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(one.data, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(other.data, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+  trapeze::cuda::launch_vector_trapezoid_k<S, Policy, K>(S{}, input.data, one.data, g, outside, nullptr);
+  trapeze::cuda::launch_register_trapezoid_k<S, trapeze::cuda::RegisterTrapezoidPolicyOf<S>, K>(
+      S{}, input.data, other.data, nullptr, g, outside, nullptr);
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(a.data(), one.data, count * sizeof(T), cudaMemcpyDeviceToHost));
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(b.data(), other.data, count * sizeof(T), cudaMemcpyDeviceToHost));
+  long long differing = 0;
+  for (std::size_t i = 0; i < count; ++i) differing += std::memcmp(&a[i], &b[i], sizeof(T)) != 0;
+  return differing;
+}
+
 template <typename S, typename Policy>
 Variant plane_stream(const char* stencil, const char* policy, const Domain& domain) {
   const LaunchGeometry g = domain.geometry(1);
@@ -503,6 +549,25 @@ int main(int argc, char** argv) {
   variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<64, 8, 2, 64, 2, 2>, 3>("jacobi3d", "t64x8 r2 p64 b2 a2", cube));
   variants3.push_back(register_trapezoid<J3, PlaneStreamPolicy<32, 8, 4, 64, 2, 2>, 3>("jacobi3d", "t32x8 r4 p64 b2 a2", cube));
 
+  // The 16-byte 3-D trapezoid: threads across y, rows a thread, planes a
+  // block, blocks per multiprocessor; k steps a launch; against the scalar
+  // register trapezoid on the same rows (516 cells apart).
+  using trapeze::cuda::VectorTrapezoidPolicy;
+  variants3.push_back(register_trapezoid<J3, RT, 3>("jacobi3d", "default, rows 516 apart", cube_pitched));
+  variants3.back().check_against_default = false;
+  variants3.back().elements = cube_pitched.elements();
+  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<16, 2, 64>, 2>("jacobi3d", "t16 r2 p64", cube_pitched));
+  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<16, 2, 64>, 3>("jacobi3d", "t16 r2 p64", cube_pitched));
+  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<16, 2, 64>, 4>("jacobi3d", "t16 r2 p64", cube_pitched));
+  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<16, 2, 128>, 3>("jacobi3d", "t16 r2 p128", cube_pitched));
+  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<8, 4, 64>, 3>("jacobi3d", "t8 r4 p64", cube_pitched));
+  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<8, 4, 64>, 4>("jacobi3d", "t8 r4 p64", cube_pitched));
+  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<32, 1, 64>, 3>("jacobi3d", "t32 r1 p64", cube_pitched));
+  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<32, 1, 64>, 2>("jacobi3d", "t32 r1 p64", cube_pitched));
+  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<32, 1, 64>, 4>("jacobi3d", "t32 r1 p64", cube_pitched));
+  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<16, 2, 32>, 3>("jacobi3d", "t16 r2 p32", cube_pitched));
+  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<8, 2, 64, 2>, 3>("jacobi3d", "t8 r2 p64 b2", cube_pitched));
+
   // TRAPEZE_PROBE_ONLY=text[,text...] keeps the variants whose "stencil
   // kernel policy" holds one of the texts (and each set's first, the
   // reference); TRAPEZE_PROBE_ROUNDS=n.
@@ -632,6 +697,35 @@ int main(int argc, char** argv) {
                 vector_plane_differences<J3, Small>(odd, BoundaryKind::clamp),
                 vector_plane_differences<J3, Small>(odd, BoundaryKind::constant),
                 vector_plane_differences<J3, Small>(cube_pitched, BoundaryKind::clamp));
+  }
+  {
+    Domain cube_pitched = cube;
+    cube_pitched.pitch = 516;
+    Domain odd{{257, 131, 67}, {1, 1, 1}};  // blocks cut by every edge, rows 260 apart
+    odd.pitch = 260;
+    Domain odd_wide{{257, 131, 67}, {4, 4, 4}};  // a ghost of 4: periodic up to k = 4
+    odd_wide.pitch = 268;
+    using trapeze::BoundaryKind;
+    using trapeze::cuda::VectorTrapezoidPolicy;
+    using Default = trapeze::cuda::VectorTrapezoidDefaultPolicy::type;
+    using Deep = VectorTrapezoidPolicy<8, 4, 16>;
+    using Thin = VectorTrapezoidPolicy<32, 1, 64>;
+    std::printf("vec-trapezoid against reg-trapezoid, cells that differ: 512^3 k3 clamp %lld, constant %lld; "
+                "257x131x67 k2 clamp %lld, k3 clamp %lld, constant %lld, k4 clamp %lld, constant %lld; "
+                "ghost 4 periodic k3 %lld, k4 %lld; t8 r4 p16 k3 clamp %lld, constant %lld; t32 r1 k3 clamp %lld, periodic %lld\n",
+                vector_trapezoid_differences<J3, Default, 3>(cube_pitched, BoundaryKind::clamp),
+                vector_trapezoid_differences<J3, Default, 3>(cube_pitched, BoundaryKind::constant),
+                vector_trapezoid_differences<J3, Default, 2>(odd, BoundaryKind::clamp),
+                vector_trapezoid_differences<J3, Default, 3>(odd, BoundaryKind::clamp),
+                vector_trapezoid_differences<J3, Default, 3>(odd, BoundaryKind::constant),
+                vector_trapezoid_differences<J3, Default, 4>(odd, BoundaryKind::clamp),
+                vector_trapezoid_differences<J3, Default, 4>(odd, BoundaryKind::constant),
+                vector_trapezoid_differences<J3, Default, 3>(odd_wide, BoundaryKind::periodic),
+                vector_trapezoid_differences<J3, Default, 4>(odd_wide, BoundaryKind::periodic),
+                vector_trapezoid_differences<J3, Deep, 3>(odd, BoundaryKind::clamp),
+                vector_trapezoid_differences<J3, Deep, 3>(odd, BoundaryKind::constant),
+                vector_trapezoid_differences<J3, Thin, 3>(odd, BoundaryKind::clamp),
+                vector_trapezoid_differences<J3, Thin, 3>(odd_wide, BoundaryKind::periodic));
   }
   std::printf("kernels alone, copy bandwidth %.2f TB/s, roofline %.1f G cell updates/s (8 B per cell; life 2 B), %d rounds\n",
               bandwidth / 1e12, roofline / 1e9, rounds);

@@ -103,6 +103,13 @@ TEST(GpuEquality, SingleStepsOnRowsOfFourCells) {
   run_cases(apps::Jacobi3D<float>{}, gpu_cases({130, 67, 41}, {Extent{130, 67, 41}, Extent{130, 67, 15}, Extent{62, 30, 20}},
                                                {Heights{1, 1}, Heights{3, 1}, Heights{4, 2}}, 7));
 }
+// The 16-byte 3-D trapezoid (vector_trapezoid_kernel.cuh, k = 2 .. 4 on rows
+// a multiple of 4 cells apart after the ghost's widening): one tile and tiles
+// that divide nothing, task heights of one launch and of several, every boundary.
+TEST(GpuEquality, TrapezoidsOnRowsOfFourCells3D) {
+  run_cases(apps::Jacobi3D<float>{}, gpu_cases({130, 67, 41}, {Extent{130, 67, 41}, Extent{62, 30, 20}},
+                                               {Heights{2, 2}, Heights{3, 3}, Heights{4, 4}, Heights{8, 4}, Heights{7, 3}}, 9));
+}
 // Box stencils wider than Life's 3x3 (5x5 and 3x5): the box trapezoid's ghost
 // zone of r*k per side with radii of 2, every boundary, tiles that divide nothing.
 TEST(GpuEquality, BoxStencilsOfRadiusTwo) {

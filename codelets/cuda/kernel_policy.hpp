@@ -173,6 +173,21 @@ template <int ElementBytes>
 struct RegisterTrapezoidPolicyFor<2, ElementBytes> {
   using type = PlaneStreamPolicy<256, 1, 1, 256, 2, 2>;
 };
+// The 16-byte 3-D trapezoid's policy (vector_trapezoid_kernel.cuh): a warp of
+// 4-cell groups across x (a box 128 cells wide), threads_y threads of `rows`
+// rows each across y, `planes` planes of z a block walks, blocks per
+// multiprocessor. It takes k from 2 to vector_trapezoid_max_k (its register
+// queues grow with k; past it the scalar register trapezoid runs).
+template <int ThreadsY, int Rows, int Planes, int MinBlocks = 1>
+struct VectorTrapezoidPolicy {
+  static constexpr int threads_x = 32, threads_y = ThreadsY, threads = 32 * ThreadsY;
+  static constexpr int rows = Rows, planes = Planes, min_blocks = MinBlocks;
+};
+struct VectorTrapezoidDefaultPolicy {
+  using type = VectorTrapezoidPolicy<16, 2, 64, 1>;
+};
+inline constexpr int vector_trapezoid_max_k = 4;
+
 constexpr bool register_trapezoid_takes(int dims, int k) {
   return dims == 3 ? k >= 2 && k <= 6 : dims == 2 && k >= 2 && (k <= 8 || k == 12 || k == 16);
 }

@@ -19,6 +19,7 @@
 #include "kernel_policy.hpp"
 #include "plane_register_kernel.cuh"
 #include "plane_register_trapezoid_kernel.cuh"
+#include "vector_trapezoid_kernel.cuh"
 #include "plane_stream_kernel.cuh"
 #include "plane_trapezoid_kernel.cuh"
 #include "single_step_kernel.cuh"
@@ -262,6 +263,32 @@ void launch_register_trapezoid_k(const S& stencil, const typename S::value_type*
   TRAPEZE_CUDA_CHECK_LAUNCH("plane_register_trapezoid_kernel");
 }
 
+// One launch of the 16-byte 3-D trapezoid for K = g.steps steps over g's region.
+template <Stencil S, typename Policy, int K>
+void launch_vector_trapezoid_k(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
+                               const LaunchGeometry& g, typename S::value_type outside, cudaStream_t stream) {
+  using Shape = VectorTrapezoidShape<S, Policy, K>;
+  const int width = g.region_hi[0] - vector_trapezoid_first_x(g.region_lo[0], K);
+  const int rows = g.region_hi[1] - g.region_lo[1], planes = g.region_hi[2] - g.region_lo[2];
+  if (g.region_hi[0] <= g.region_lo[0] || rows <= 0 || planes <= 0) return;
+  const dim3 blocks(static_cast<unsigned>((width + Shape::tile_x - 1) / Shape::tile_x),
+                    static_cast<unsigned>((rows + Shape::tile_y - 1) / Shape::tile_y),
+                    static_cast<unsigned>((planes + Policy::planes - 1) / Policy::planes));
+  constexpr auto bytes = static_cast<int>(Shape::shared_bytes);
+  auto* kernel = &vector_trapezoid_kernel<S, Policy, K>;
+  if (bytes > 48 * 1024) {
+    TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  }
+  kernel<<<blocks, dim3(Policy::threads_x, Policy::threads_y), bytes, stream>>>(stencil, in, out, g, outside);
+  TRAPEZE_CUDA_CHECK_LAUNCH("vector_trapezoid_kernel");
+}
+
+template <Stencil S, int K>
+constexpr bool vector_trapezoid_usable() {
+  using Shape = VectorTrapezoidShape<S, VectorTrapezoidDefaultPolicy::type, K>;
+  return K <= vector_trapezoid_max_k && Shape::usable && Shape::shared_bytes <= shared_memory_per_block;
+}
+
 // Whether the register trapezoid takes K steps of S under Policy.
 template <Stencil S, typename Policy, int K>
 constexpr bool register_trapezoid_usable() {
@@ -283,6 +310,13 @@ bool launch_register_trapezoid(const S& stencil, const typename S::value_type* i
     return false;
   } else {
     if (g.steps == K) {
+      // 3-D star stencils of 4-byte cells on rows a multiple of 4 cells apart: 16-byte groups.
+      if constexpr (vector_trapezoid_usable<S, K>()) {
+        if (vector_step_fits(g, in, out)) {
+          launch_vector_trapezoid_k<S, VectorTrapezoidDefaultPolicy::type, K>(stencil, in, out, g, outside, stream);
+          return true;
+        }
+      }
       if constexpr (register_trapezoid_usable<S, Policy, K>()) {
         launch_register_trapezoid_k<S, Policy, K>(stencil, in, out, constants, g, outside, stream);
         return true;

@@ -30,7 +30,7 @@ fi
 add "  ($(grep -cE '^\[       OK' "$out/gpu_tests.txt") OK, $(grep -cE '^\[  FAILED  \] [A-Z]' "$out/gpu_tests.txt") FAILED lines; sanitizer: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/gpu_tests.txt" | tr '\n' ' '))"
 TRAPEZE_PROBE_ONLY=${PROBE_ONLY:-reg-trapezoid} TRAPEZE_PROBE_ROUNDS=${PROBE_ROUNDS:-5} timeout "${PROBE_TIMEOUT:-200}" \
   "$here/run.sh" gpu_kernel_probe > "$out/probe.txt" 2>&1; add "gpu_kernel_probe: exit $?"
-table+="$(grep -E '^(stencil|jacobi|life|hotspot|kernels alone|vector-plane)' "$out/probe.txt")"$'\n'
+table+="$(grep -E '^(stencil|jacobi|life|hotspot|kernels alone|vector-plane|vec-trapezoid)' "$out/probe.txt")"$'\n'
 timeout "${STENCILS_TIMEOUT:-240}" "$here/run.sh" gpu_stencils --apps "${APPS:-jacobi3d}" --rounds 3 --json-out "$out/gpu_stencils.json" \
   > "$out/stencils.txt" 2>&1; add "gpu_stencils: exit $?"
 table+="$(tail -6 "$out/stencils.txt")"$'\n'
