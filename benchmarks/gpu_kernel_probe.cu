@@ -559,14 +559,13 @@ int main(int argc, char** argv) {
   variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<16, 2, 64>, 2>("jacobi3d", "t16 r2 p64", cube_pitched));
   variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<16, 2, 64>, 3>("jacobi3d", "t16 r2 p64", cube_pitched));
   variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<16, 2, 64>, 4>("jacobi3d", "t16 r2 p64", cube_pitched));
+  // Input planes ahead (a), the walk unrolled (u), other boxes.
+  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<16, 2, 64, 1, 2>, 3>("jacobi3d", "t16 r2 p64 a2", cube_pitched));
+  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<16, 2, 64, 1, 1, 2>, 3>("jacobi3d", "t16 r2 p64 u2", cube_pitched));
+  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<16, 2, 32>, 3>("jacobi3d", "t16 r2 p32", cube_pitched));
   variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<16, 2, 128>, 3>("jacobi3d", "t16 r2 p128", cube_pitched));
   variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<8, 4, 64>, 3>("jacobi3d", "t8 r4 p64", cube_pitched));
-  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<8, 4, 64>, 4>("jacobi3d", "t8 r4 p64", cube_pitched));
   variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<32, 1, 64>, 3>("jacobi3d", "t32 r1 p64", cube_pitched));
-  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<32, 1, 64>, 2>("jacobi3d", "t32 r1 p64", cube_pitched));
-  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<32, 1, 64>, 4>("jacobi3d", "t32 r1 p64", cube_pitched));
-  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<16, 2, 32>, 3>("jacobi3d", "t16 r2 p32", cube_pitched));
-  variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<8, 2, 64, 2>, 3>("jacobi3d", "t8 r2 p64 b2", cube_pitched));
 
   // TRAPEZE_PROBE_ONLY=text[,text...] keeps the variants whose "stencil
   // kernel policy" holds one of the texts (and each set's first, the

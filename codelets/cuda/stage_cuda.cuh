@@ -271,14 +271,14 @@ void launch_vector_trapezoid_k(const S& stencil, const typename S::value_type* i
   const int width = g.region_hi[0] - vector_trapezoid_first_x(g.region_lo[0], K);
   const int rows = g.region_hi[1] - g.region_lo[1], planes = g.region_hi[2] - g.region_lo[2];
   if (g.region_hi[0] <= g.region_lo[0] || rows <= 0 || planes <= 0) return;
-  const dim3 blocks(static_cast<unsigned>((width + Shape::tile_x - 1) / Shape::tile_x),
-                    static_cast<unsigned>((rows + Shape::tile_y - 1) / Shape::tile_y),
-                    static_cast<unsigned>((planes + Policy::planes - 1) / Policy::planes));
+  const unsigned blocks_x = static_cast<unsigned>((width + Shape::tile_x - 1) / Shape::tile_x);
+  const unsigned blocks_y = static_cast<unsigned>((rows + Shape::tile_y - 1) / Shape::tile_y);
   constexpr auto bytes = static_cast<int>(Shape::shared_bytes);
   auto* kernel = &vector_trapezoid_kernel<S, Policy, K>;
   if (bytes > 48 * 1024) {
     TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   }
+  const dim3 blocks(blocks_x, blocks_y, static_cast<unsigned>((planes + Policy::planes - 1) / Policy::planes));
   kernel<<<blocks, dim3(Policy::threads_x, Policy::threads_y), bytes, stream>>>(stencil, in, out, g, outside);
   TRAPEZE_CUDA_CHECK_LAUNCH("vector_trapezoid_kernel");
 }

@@ -29,6 +29,8 @@
 // wide) holds the wrapped cells.
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "launch_geometry.hpp"
 #include "update_values.cuh"
 #include "vector_step_kernel.cuh"
@@ -139,21 +141,48 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
     }
   }
   const int t_first = z_begin - rz * K, t_end = z_end + rz * K;
-  Quad<T> next[rows];  // input plane t, loaded during iteration t - 1
+  // Input planes t .. t + ahead - 1, loaded during the iterations before t:
+  // a load from device memory takes longer than an iteration's arithmetic.
+  constexpr int ahead = P::ahead;
+  Quad<T> next[ahead][rows];
 #pragma unroll
-  for (int j = 0; j < rows; ++j) next[j] = load(j, t_first);
+  for (int a = 0; a < ahead; ++a) {
+#pragma unroll
+    for (int j = 0; j < rows; ++j) next[a][j] = load(j, min(t_first + a, t_end - 1));
+  }
 
-  for (int t = t_first; t < t_end; ++t) {
-    // Step 0: input plane t; plane t + 1's loads go out now.
+  // The store of step K's plane p: which of this thread's rows the tile
+  // commits, and whether its whole group is in the tile.
+  bool commits_row[rows];
+#pragma unroll
+  for (int j = 0; j < rows; ++j) commits_row[j] = y_first + j >= tile_y0 && y_first + j < tile_y_end && x0 + 4 > commit_lo && x0 < commit_hi;
+  const bool whole_group = x0 >= commit_lo && x0 + 4 <= commit_hi;
+  // Shared rows this thread reads: the last of the thread above, the first of the one below.
+  const int above_at = ty_up * kept * 32 + (kept - 1) * 32 + lane, below_at = ty_down * kept * 32 + lane;
+  const int own_at = ty * kept * 32 + lane;
+
+  // One iteration: input plane t, then steps 1 .. K, in one of three
+  // checks: 2 where this warp's rows hold a domain edge across y or a step's
+  // plane is at or past the domain's edge along z (neighbours swapped at
+  // every edge, planes beyond the domain handled), 1 where only the block's
+  // box holds an edge across x (x-neighbours swapped), 0 elsewhere, most of a
+  // large domain, without a test or a select per cell. The same code,
+  // instantiated three times, so the values are bit for bit equal.
+  auto iteration = [&](int t, auto checks) {
+    constexpr int check = decltype(checks)::value;
+    constexpr bool check_x = check >= 1, check_yz = check == 2;
+    // Step 0: input plane t; plane t + ahead's loads go out now.
+#pragma unroll
+    for (int j = 0; j < rows; ++j) {
+#pragma unroll
+      for (int q = 0; q < depth - 1; ++q) queue[0][j][q] = queue[0][j][q + 1];
+      queue[0][j][depth - 1] = next[0][j];
+#pragma unroll
+      for (int a = 0; a < ahead - 1; ++a) next[a][j] = next[a + 1][j];
+      if (t + ahead < t_end) next[ahead - 1][j] = load(j, t + ahead);
+    }
     {
-      Quad<T>* const target = shared_rows(0, t) + ty * kept * 32 + lane;
-#pragma unroll
-      for (int j = 0; j < rows; ++j) {
-#pragma unroll
-        for (int q = 0; q < depth - 1; ++q) queue[0][j][q] = queue[0][j][q + 1];
-        queue[0][j][depth - 1] = next[j];
-        if (t + 1 < t_end) next[j] = load(j, t + 1);
-      }
+      Quad<T>* const target = shared_rows(0, t) + own_at;
       target[0] = queue[0][0][depth - 1];
       if (kept > 1) target[32] = queue[0][rows - 1][depth - 1];
     }
@@ -163,78 +192,74 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
     for (int s = 1; s <= K; ++s) {
       const int p = t - s * rz;
       const long long step = g.first_step + s - 1;
-      const bool below = p < g.inside_lo[2], above = p >= g.inside_hi[2];  // never in a periodic buffer
       Quad<T> values[rows];
-      if (constant_boundary && (below || above)) {
+      bool computed = true;
+      if constexpr (check_yz) {
+        const bool below = p < g.inside_lo[2], above = p >= g.inside_hi[2];  // never in a periodic buffer
+        if (constant_boundary && (below || above)) {
 #pragma unroll
-        for (int j = 0; j < rows; ++j) {
+          for (int j = 0; j < rows; ++j) {
 #pragma unroll
-          for (int c = 0; c < 4; ++c) values[j].v[c] = outside;
+            for (int c = 0; c < 4; ++c) values[j].v[c] = outside;
+          }
+          computed = false;
+        } else if (s < K && clamp_boundary && above) {
+          // The domain's last plane of this step, the newest in the queue.
+#pragma unroll
+          for (int j = 0; j < rows; ++j) values[j] = queue[s][j][depth - 1];
+          computed = false;
         }
-      } else if (s < K && clamp_boundary && above) {
-        // The domain's last plane of this step, the newest in the queue.
-#pragma unroll
-        for (int j = 0; j < rows; ++j) values[j] = queue[s][j][depth - 1];
-      } else {
+      }
+      if (computed) {
         const Quad<T>* const source = shared_rows(s - 1, t - rz);
-        const Quad<T> above_rows = source[ty_up * kept * 32 + (kept - 1) * 32 + lane];
-        const Quad<T> below_rows = source[ty_down * kept * 32 + lane];
+        const Quad<T> above_rows = source[above_at], below_rows = source[below_at];
 #pragma unroll
         for (int j = 0; j < rows; ++j) {
           const Quad<T>& here = queue[s - 1][j][rz];
-          Quad<T> up = j > 0 ? queue[s - 1][j - 1][rz] : above_rows;
-          Quad<T> down = j < rows - 1 ? queue[s - 1][j + 1][rz] : below_rows;
-          Quad<T> left, right;
-          left.v[0] = __shfl_up_sync(warp, here.v[3], 1);
-          right.v[3] = __shfl_down_sync(warp, here.v[0], 1);
-#pragma unroll
-          for (int c = 1; c < 4; ++c) left.v[c] = here.v[c - 1], right.v[c - 1] = here.v[c];
-          if (x_edge) {
-#pragma unroll
-            for (int c = 0; c < 4; ++c) {
-              const T own = constant_boundary ? outside : here.v[c];
-              if (c == left_edge) left.v[c] = own;
-              if (c == right_edge) right.v[c] = own;
-            }
-          }
-          if (y_edge) {
-#pragma unroll
-            for (int c = 0; c < 4; ++c) {
-              const T own = constant_boundary ? outside : here.v[c];
-              if (j == up_edge) up.v[c] = own;
-              if (j == down_edge) down.v[c] = own;
-            }
-          }
+          const Quad<T>& up_row = j > 0 ? queue[s - 1][j - 1][rz] : above_rows;
+          const Quad<T>& down_row = j < rows - 1 ? queue[s - 1][j + 1][rz] : below_rows;
+          const T from_left = __shfl_up_sync(warp, here.v[3], 1), from_right = __shfl_down_sync(warp, here.v[0], 1);
 #pragma unroll
           for (int c = 0; c < 4; ++c) {
+            T left = c > 0 ? here.v[c - 1] : from_left, right = c < 3 ? here.v[c + 1] : from_right;
+            T up = up_row.v[c], down = down_row.v[c];
+            // A cell at the domain's edge takes its outside neighbour from itself (clamp) or the constant.
+            const T own = constant_boundary ? outside : here.v[c];
+            if constexpr (check_x) {
+              left = c == left_edge ? own : left;
+              right = c == right_edge ? own : right;
+            }
+            if constexpr (check_yz) {
+              up = j == up_edge ? own : up;
+              down = j == down_edge ? own : down;
+            }
             T window[box];
 #pragma unroll
             for (int i = 0; i < box; ++i) window[i] = T{};  // a star reads no diagonal
 #pragma unroll
             for (int dz = -rz; dz <= rz; ++dz) window[((dz + rz) * wy + 1) * wx + 1] = queue[s - 1][j][rz + dz].v[c];
-            window[centre - wx] = up.v[c];
-            window[centre + wx] = down.v[c];
-            window[centre - 1] = left.v[c];
-            window[centre + 1] = right.v[c];
+            window[centre - wx] = up;
+            window[centre + wx] = down;
+            window[centre - 1] = left;
+            window[centre + 1] = right;
             const Neighbourhood<T> n{window + centre, wx, wx * wy, box, nullptr, 0, step, g.padded[0], stride_z};
             values[j].v[c] = update_values(stencil, n)[0];
           }
         }
       }
       if (s == K) {
-        if (p >= z_begin && p < z_end && x0 + 4 > commit_lo && x0 < commit_hi) {
-          T* const plane = out + p * stride_z;
+        if (p >= z_begin && p < z_end) {
+          T* const plane = out + p * stride_z + x0;
 #pragma unroll
           for (int j = 0; j < rows; ++j) {
-            const int y = y_first + j;
-            if (y < tile_y0 || y >= tile_y_end) continue;
-            T* const row = plane + static_cast<long long>(y) * g.padded[0];
-            if (x0 >= commit_lo && x0 + 4 <= commit_hi) {
-              *reinterpret_cast<Quad<T>*>(row + x0) = values[j];
+            if (!commits_row[j]) continue;
+            T* const cells = plane + static_cast<long long>(y_first + j) * g.padded[0];
+            if (whole_group) {
+              *reinterpret_cast<Quad<T>*>(cells) = values[j];
             } else {
 #pragma unroll
               for (int c = 0; c < 4; ++c) {
-                if (x0 + c >= commit_lo && x0 + c < commit_hi) row[x0 + c] = values[j].v[c];
+                if (x0 + c >= commit_lo && x0 + c < commit_hi) cells[c] = values[j].v[c];
               }
             }
           }
@@ -245,16 +270,32 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
 #pragma unroll
           for (int q = 0; q < depth - 1; ++q) queue[s][j][q] = queue[s][j][q + 1];
           queue[s][j][depth - 1] = values[j];
-          // Clamp: the planes below the domain are its first plane.
-          if (clamp_boundary && p == g.inside_lo[2]) {
+          if constexpr (check_yz) {
+            // Clamp: the planes below the domain are its first plane.
+            if (clamp_boundary && p == g.inside_lo[2]) {
 #pragma unroll
-            for (int q = depth - 1 - rz; q < depth - 1; ++q) queue[s][j][q] = values[j];
+              for (int q = depth - 1 - rz; q < depth - 1; ++q) queue[s][j][q] = values[j];
+            }
           }
         }
-        Quad<T>* const target = shared_rows(s, t) + ty * kept * 32 + lane;
+        Quad<T>* const target = shared_rows(s, t) + own_at;
         target[0] = values[0];
         if (kept > 1) target[32] = values[rows - 1];
       }
+    }
+  };
+
+  // Iterations whose every step's plane lies inside the domain along z,
+  // above its first plane (the clamp refills the queue there).
+  const int plain_lo = g.inside_lo[2] + rz * K + 1, plain_hi = g.inside_hi[2] + rz;
+#pragma unroll(P::unroll)
+  for (int t = t_first; t < t_end; ++t) {
+    if (y_edge || t < plain_lo || t >= plain_hi) {
+      iteration(t, std::integral_constant<int, 2>{});
+    } else if (x_edge) {
+      iteration(t, std::integral_constant<int, 1>{});
+    } else {
+      iteration(t, std::integral_constant<int, 0>{});
     }
     __syncthreads();
   }
