@@ -18,6 +18,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -53,7 +54,22 @@ struct Row {
   int chosen_h = 1, chosen_k = 1, best_h = 1, best_k = 1;
   double head_to_head = 1;  // chosen's throughput over best's, interleaved medians
   bool profiled = false;
+  trapeze::GpuCostModel model{};  // what the height model chose from
+  std::vector<std::array<double, 3>> swept{};  // H, k, seconds per step of each height the sweep ran
 };
+
+// The height model's profile (seconds per cell and step by kernel height,
+// fixed costs), and each swept height's throughput: how the choice was made.
+nlohmann::json model_json(const trapeze::GpuCostModel& model) {
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const auto& k : model.kernels) kernels.push_back({{"k", k.k}, {"cell_seconds", k.cell_seconds}});
+  return {{"kernels", kernels}, {"task_seconds", model.task_seconds}, {"launch_seconds", model.launch_seconds}};
+}
+nlohmann::json sweep_json(const std::vector<std::array<double, 3>>& swept, double cells) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& [h, k, seconds] : swept) out.push_back({{"height", h}, {"kernel_height", k}, {"gcups", cells / seconds / 1e9}});
+  return out;
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -138,14 +154,19 @@ Row measure(trapeze::Runtime& runtime, const char* name, const S& stencil, const
   row.chosen_h = decision.choice.height;
   row.chosen_k = decision.choice.kernel_height;
   fmt::print(stderr, "{}: chosen H={} k={}\n", name, row.chosen_h, row.chosen_k);
+  row.model = decision.costs;
   row.chosen = at(row.chosen_h, row.chosen_k);
   row.best = row.chosen, row.best_h = row.chosen_h, row.best_k = row.chosen_k;
+  row.swept.push_back({static_cast<double>(row.chosen_h), static_cast<double>(row.chosen_k), row.chosen});
+  // Every profiled kernel height, one launch a task and four (a last stage
+  // shorter than H where H does not divide the steps).
   for (const auto& kernel : decision.costs.kernels) {
     for (int m : {1, 4}) {
       const int h = kernel.k * m;
-      if (h > 64 || h > steps || steps % h != 0 || (h == row.chosen_h && kernel.k == row.chosen_k)) continue;
+      if (h > 64 || h > steps || (h == row.chosen_h && kernel.k == row.chosen_k)) continue;
       fmt::print(stderr, "{}: sweep H={} k={}\n", name, h, kernel.k);
       const double s = at(h, kernel.k);
+      row.swept.push_back({static_cast<double>(h), static_cast<double>(kernel.k), s});
       if (s < row.best) row.best = s, row.best_h = h, row.best_k = kernel.k;
     }
   }
@@ -303,7 +324,7 @@ int main(int argc, char** argv) {
                        {"auto_vs_best_head_to_head", r.head_to_head}, {"h1_vs_plain", r.plain / r.h1}, {"h1_default_tiles_over_compared", r.h1_default_over_compared},
                        {"h1_tiles_per_gpu", r.h1_tiles_per_gpu}, {"compared_tiles_per_gpu", r.compared_tiles_per_gpu},
                        {"auto_default_tiles_over_compared", r.auto_default_over_compared},
-                       {"profiled", r.profiled}});
+                       {"profiled", r.profiled}, {"model", model_json(r.model)}, {"sweep", sweep_json(r.swept, cells)}});
     }
     const std::time_t now = std::time(nullptr);
     char date[32];

@@ -64,15 +64,17 @@ GpuCostModel profile_gpu_cost_model(Runtime& runtime, const S& stencil) {
     return grid;
   };
   // Every multiprocessor busy with many blocks: about 16 million cells in 1-D
-  // and 2-D; 384^3 (57 million) in 3-D, where a block of the register
-  // trapezoid owns a 64x32 column of the box and 256^3 gave the H100 under
-  // two waves of blocks, so the profile ranked kernel heights by how evenly
-  // their blocks happened to fill the last wave (it chose k = 6, at 0.76 of
-  // k = 3 on 512^3).
+  // and 2-D; 640^3 (262 million) in 3-D, where a block of the 16-byte
+  // trapezoid walks 64 planes of a 128x32 box. Few waves of such blocks rank
+  // kernel heights by how evenly each height's blocks happen to fill the last
+  // wave: 256^3 gave the H100 under two waves (the profile chose k = 6, at
+  // 0.76 of k = 3 on 512^3), and 384^3 about 3, where k = 3 came out 1.5%
+  // cheaper than k = 4 per cell and step while 512^3 ran k = 4 5% faster
+  // (2026-11-27). 640^3 is 11-13 waves for k = 2 to 4.
   // Under a small STARPU_LIMIT_CUDA_MEM, smaller: the tile, its ghost zone
   // at k = 32 and a second one in flight must fit, or StarPU would evict
   // and fetch forever.
-  Index fill_side = S::dims == 1 ? Index{16} << 20 : S::dims == 2 ? 4096 : 384;
+  Index fill_side = S::dims == 1 ? Index{16} << 20 : S::dims == 2 ? 4096 : 640;
   const double memory = gpu_memory_bytes();
   while (fill_side > 64 && memory > 0 &&
          4.0 * device_cell_bytes<S>(1) * std::pow(static_cast<double>(fill_side + 64), S::dims) > memory) {
