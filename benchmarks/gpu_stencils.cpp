@@ -100,6 +100,7 @@ void fill_fast(Values& values, std::uint64_t seed, int lo, int hi) {
 struct Settings {
   int rounds = 5;
   bool plain_only = false;
+  bool sweep = true;  // (d) and the head-to-head (off: pathfinder's sweep outlasts a device command)
   int compared_tiles_per_gpu = 0;  // h = 1's default tiles against this many per GPU (0: twice as many)
   int auto_compared_tiles_per_gpu = 0;  // the chosen heights' tiles against this many per GPU (0: not measured)
 };
@@ -136,7 +137,7 @@ Row measure(trapeze::Runtime& runtime, const char* name, const S& stencil, const
   // behind that default).
   {
     Plan other = plan;
-    row.h1_tiles_per_gpu = trapeze::default_tiles_per_gpu(S::dims, gpus);
+    row.h1_tiles_per_gpu = trapeze::default_tiles_per_gpu(gpus);
     row.compared_tiles_per_gpu = settings.compared_tiles_per_gpu > 0 ? settings.compared_tiles_per_gpu : 2 * row.h1_tiles_per_gpu;
     other.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, row.compared_tiles_per_gpu);
     std::vector<double> default_tiles, more_tiles;
@@ -160,7 +161,7 @@ Row measure(trapeze::Runtime& runtime, const char* name, const S& stencil, const
   row.swept.push_back({static_cast<double>(row.chosen_h), static_cast<double>(row.chosen_k), row.chosen});
   // Every profiled kernel height, one launch a task and four (a last stage
   // shorter than H where H does not divide the steps).
-  for (const auto& kernel : decision.costs.kernels) {
+  for (const auto& kernel : settings.sweep ? decision.costs.kernels : std::vector<trapeze::GpuCostModel::KernelCost>{}) {
     for (int m : {1, 4}) {
       const int h = kernel.k * m;
       if (h > 64 || h > steps || (h == row.chosen_h && kernel.k == row.chosen_k)) continue;
@@ -215,6 +216,8 @@ int main(int argc, char** argv) {
   cli.add_option("--apps", only, "apps to run (default: all five and life-bits)")->delimiter(',');
   cli.add_option("--rounds", rounds, "head-to-head rounds")->capture_default_str()->check(CLI::Range(1, 99));
   cli.add_flag("--plain-only", plain_only, "only the plain CUDA loops (for a profiler)");
+  bool no_sweep = false;
+  cli.add_flag("--no-sweep", no_sweep, "no sweep of heights: column (d) repeats (c), no head-to-head");
   cli.add_option("--side-2d", side_2d, "jacobi2d's and hotspot's square side (the issue asks for the largest that fits comfortably)")
       ->capture_default_str()
       ->check(CLI::Range(trapeze::Index{64}, trapeze::Index{65536}));
@@ -229,7 +232,7 @@ int main(int argc, char** argv) {
   return apps::app_main("gpu_stencils", cli, argc, argv, [&] {
     if (!bench::cuda_device_present()) throw trapeze::Error("no CUDA device: this benchmark needs a GPU");
     auto wanted = [&](const std::string& app) { return only.empty() || std::find(only.begin(), only.end(), app) != only.end(); };
-    const Settings settings{rounds, plain_only, compared_tiles, auto_compared_tiles};
+    const Settings settings{rounds, plain_only, !no_sweep, compared_tiles, auto_compared_tiles};
     // The inputs, all made first: the plain loops run before StarPU starts.
     // (Inside a process whose StarPU CUDA worker polls the device, the same
     // loop with its per-step synchronisation ran at half the speed of the

@@ -64,13 +64,13 @@ TEST(Tiling, GpuTilesBetweenRanks) {
   EXPECT_EQ(gpu_tiles_per_gpu({90112, 90112, 1}, 2, 2, 2, 1, 4), trapeze::tiles_per_gpu);  // the trip is 1% of a stage
   EXPECT_EQ(gpu_tiles_per_gpu({1792, 1792, 1792}, 3, 2, 1, 1, 4), trapeze::tiles_per_gpu);  // one process: GPU to GPU
   EXPECT_EQ(trapeze::choose_gpu_tile({1792, 1792, 1792}, 3, 2, 4), (Extent{1792, 1792, 224}));
-  // One tile on one GPU in 2-D and 3-D; two a GPU otherwise.
+  // One tile on one GPU; two a GPU on several.
   using trapeze::default_tiles_per_gpu;
-  EXPECT_EQ(default_tiles_per_gpu(2, 1), 1);
-  EXPECT_EQ(default_tiles_per_gpu(3, 1), 1);
-  EXPECT_EQ(default_tiles_per_gpu(2, 2), trapeze::tiles_per_gpu);
-  EXPECT_EQ(default_tiles_per_gpu(3, 4), trapeze::tiles_per_gpu);
-  EXPECT_EQ(default_tiles_per_gpu(1, 1), trapeze::tiles_per_gpu);
+  EXPECT_EQ(default_tiles_per_gpu(1), 1);
+  EXPECT_EQ(default_tiles_per_gpu(2), trapeze::tiles_per_gpu);
+  EXPECT_EQ(default_tiles_per_gpu(4), trapeze::tiles_per_gpu);
+  EXPECT_EQ(trapeze::choose_gpu_tile({4194304, 1, 1}, 1, 1), (Extent{4194304, 1, 1}));
+  EXPECT_EQ(trapeze::choose_gpu_tile({4194304, 1, 1}, 1, 2), (Extent{1048576, 1, 1}));
 }
 
 TEST(HaloPieces, PeriodicGhostWiderThanDomainIsRejected) {

@@ -20,13 +20,13 @@ Extent choose_tile(const Extent& domain, int dims, int workers, int height) {
 Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu) {
   Extent tile = domain;
   const int d = dims - 1;
-  if (per_gpu <= 0) per_gpu = default_tiles_per_gpu(dims, gpus);
+  if (per_gpu <= 0) per_gpu = default_tiles_per_gpu(gpus);
   const Index pieces = std::min<Index>(static_cast<Index>(std::max(1, gpus)) * per_gpu, domain[d]);
   tile[d] = (domain[d] + pieces - 1) / pieces;
   return tile;
 }
 
-int default_tiles_per_gpu(int dims, int gpus) { return gpus == 1 && dims >= 2 ? 1 : tiles_per_gpu; }
+int default_tiles_per_gpu(int gpus) { return gpus == 1 ? 1 : tiles_per_gpu; }
 
 int gpu_tiles_per_gpu(const Extent& domain, int dims, int gpus, int ranks, Index radius, double cell_bytes) {
   if (ranks <= 1 || gpus <= 1) return tiles_per_gpu;

@@ -30,9 +30,10 @@ inline constexpr int tiles_per_gpu = 2;
 // (H100, interleaved medians of 3, benchmarks/gpu_stencils.cpp
 // --compare-tiles and --compare-auto-tiles, 2026-11-27): at h = 1 1.04-1.10x
 // (jacobi2d, jacobi3d, hotspot, life), at the heights the model chose
-// 1.02-1.14x (jacobi3d 6/3 the most). Several GPUs (whose strips overlap the
-// other tile's work) and 1-D domains (not measured) keep tiles_per_gpu.
-int default_tiles_per_gpu(int dims, int gpus);
+// 1.02-1.14x (jacobi3d 6/3 the most); 1-D (pathfinder, 4M columns) 2.02x at
+// h = 1 and 1.05x at its chosen 64/32. Several GPUs (whose strips overlap
+// the other tile's work) keep tiles_per_gpu.
+int default_tiles_per_gpu(int gpus);
 // Slabs along the slowest dimension, `per_gpu` a GPU (0: default_tiles_per_gpu).
 Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu = 0);
 
