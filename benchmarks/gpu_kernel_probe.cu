@@ -257,30 +257,40 @@ Variant vector_plane(const char* stencil, const char* policy, const Domain& pitc
   return v;
 }
 
+// Two launches from the same random input into copies of it (the cells a
+// launch does not commit keep the input's values): cells of the padded
+// buffers that differ (0: bit for bit).
+template <typename T, typename Launch, typename Other>
+long long launches_differ(const Domain& pitched, unsigned seed, Launch launch, Other other_launch) {
+  const auto count = static_cast<std::size_t>(pitched.elements());
+  std::vector<T> host(count), a(count), b(count);
+  std::mt19937 engine(seed);
+  for (auto& v : host) v = std::uniform_real_distribution<T>(0, 1)(engine);
+  bench::DeviceBuffer<T> input(count), one(count), other(count);
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(input.data, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(one.data, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(other.data, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+  launch(input.data, one.data);
+  other_launch(input.data, other.data);
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(a.data(), one.data, count * sizeof(T), cudaMemcpyDeviceToHost));
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(b.data(), other.data, count * sizeof(T), cudaMemcpyDeviceToHost));
+  long long differing = 0;
+  for (std::size_t i = 0; i < count; ++i) differing += std::memcmp(&a[i], &b[i], sizeof(T)) != 0;
+  return differing;
+}
+
 // The 16-byte 3-D step against the register-streaming one on the same
-// pitched buffers, one launch each from the same random input, under a
-// boundary: cells of the padded buffers that differ (0: bit for bit).
+// pitched buffers under a boundary.
 template <typename S, typename Policy>
 long long vector_plane_differences(const Domain& pitched, trapeze::BoundaryKind boundary) {
   using T = typename S::value_type;
   LaunchGeometry g = pitched.geometry(1);
   g.boundary = static_cast<int>(boundary);
   const T outside = 0.375f;
-  const auto count = static_cast<std::size_t>(pitched.elements());
-  std::vector<T> host(count), a(count), b(count);
-  std::mt19937 engine(13);
-  for (auto& v : host) v = std::uniform_real_distribution<T>(0, 1)(engine);
-  bench::DeviceBuffer<T> input(count), one(count), other(count);
-  TRAPEZE_CUDA_CHECK(cudaMemcpy(input.data, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
-  TRAPEZE_CUDA_CHECK(cudaMemcpy(one.data, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
-  TRAPEZE_CUDA_CHECK(cudaMemcpy(other.data, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
-  trapeze::cuda::launch_vector_plane<S, Policy>(S{}, input.data, one.data, nullptr, g, outside, nullptr);
-  trapeze::cuda::launch_plane_register<S>(S{}, input.data, other.data, nullptr, g, outside, nullptr);
-  TRAPEZE_CUDA_CHECK(cudaMemcpy(a.data(), one.data, count * sizeof(T), cudaMemcpyDeviceToHost));
-  TRAPEZE_CUDA_CHECK(cudaMemcpy(b.data(), other.data, count * sizeof(T), cudaMemcpyDeviceToHost));
-  long long differing = 0;
-  for (std::size_t i = 0; i < count; ++i) differing += std::memcmp(&a[i], &b[i], sizeof(T)) != 0;
-  return differing;
+  return launches_differ<T>(
+      pitched, 13,
+      [&](const T* in, T* out) { trapeze::cuda::launch_vector_plane<S, Policy>(S{}, in, out, nullptr, g, outside, nullptr); },
+      [&](const T* in, T* out) { trapeze::cuda::launch_plane_register<S>(S{}, in, out, nullptr, g, outside, nullptr); });
 }
 
 // The 16-byte 3-D trapezoid (vector_trapezoid_kernel.cuh) under a policy, K
@@ -298,10 +308,9 @@ Variant vector_trapezoid(const char* stencil, const char* policy, const Domain& 
 }
 
 // The 16-byte trapezoid against the scalar register trapezoid (itself checked
-// against k single steps above and in the GPU tests) on the same buffers, one
-// launch of K steps each from the same random input: cells of the padded
-// buffers that differ (0: bit for bit). Periodic: the domain is the whole
-// buffer, as the runtime makes it, and the ghost must be at least K wide.
+// against k single steps above and in the GPU tests) on the same buffers, K
+// steps a launch. Periodic: the domain is the whole buffer, as the runtime
+// makes it, and the ghost must be at least K wide.
 template <typename S, typename Policy, int K>
 long long vector_trapezoid_differences(const Domain& pitched, trapeze::BoundaryKind boundary) {
   using T = typename S::value_type;
@@ -311,22 +320,13 @@ long long vector_trapezoid_differences(const Domain& pitched, trapeze::BoundaryK
     for (int d = 0; d < 3; ++d) g.inside_lo[d] = 0, g.inside_hi[d] = g.padded[d];
   }
   const T outside = 0.375f;
-  const auto count = static_cast<std::size_t>(pitched.elements());
-  std::vector<T> host(count), a(count), b(count);
-  std::mt19937 engine(17);
-  for (auto& v : host) v = std::uniform_real_distribution<T>(0, 1)(engine);
-  bench::DeviceBuffer<T> input(count), one(count), other(count);
-  TRAPEZE_CUDA_CHECK(cudaMemcpy(input.data, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
-  TRAPEZE_CUDA_CHECK(cudaMemcpy(one.data, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
-  TRAPEZE_CUDA_CHECK(cudaMemcpy(other.data, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
-  trapeze::cuda::launch_vector_trapezoid_k<S, Policy, K>(S{}, input.data, one.data, g, outside, nullptr);
-  trapeze::cuda::launch_register_trapezoid_k<S, trapeze::cuda::RegisterTrapezoidPolicyOf<S>, K>(
-      S{}, input.data, other.data, nullptr, g, outside, nullptr);
-  TRAPEZE_CUDA_CHECK(cudaMemcpy(a.data(), one.data, count * sizeof(T), cudaMemcpyDeviceToHost));
-  TRAPEZE_CUDA_CHECK(cudaMemcpy(b.data(), other.data, count * sizeof(T), cudaMemcpyDeviceToHost));
-  long long differing = 0;
-  for (std::size_t i = 0; i < count; ++i) differing += std::memcmp(&a[i], &b[i], sizeof(T)) != 0;
-  return differing;
+  using Scalar = trapeze::cuda::RegisterTrapezoidPolicyOf<S>;
+  return launches_differ<T>(
+      pitched, 17,
+      [&](const T* in, T* out) { trapeze::cuda::launch_vector_trapezoid_k<S, Policy, K>(S{}, in, out, g, outside, nullptr); },
+      [&](const T* in, T* out) {
+        trapeze::cuda::launch_register_trapezoid_k<S, Scalar, K>(S{}, in, out, nullptr, g, outside, nullptr);
+      });
 }
 
 template <typename S, typename Policy>
