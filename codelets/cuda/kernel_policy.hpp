@@ -185,11 +185,12 @@ struct VectorTrapezoidPolicy {
   static constexpr int rows = Rows, planes = Planes, min_blocks = MinBlocks, ahead = Ahead, unroll = Unroll;
 };
 // 16 threads of 2 rows (a box 128 x 32) walking 64 planes: on the H100
-// (jacobi3d 512^3, k = 3, gpu_kernel_probe 2026-11-27) 1.413x the roofline,
-// against 1.22-1.26x for boxes of 8 threads of 4 rows or 32 of 1, 1.38x with 2
-// input planes loaded ahead, 1.22-1.33x with the walk unrolled by 2 or 3
-// (spills), and 1.33x with the planes a block chosen to fill the last wave of
-// blocks (fewer, longer blocks).
+// (jacobi3d 512^3, k = 3, gpu_kernel_probe 2026-11-27) 1.60x the roofline,
+// against 1.37x for 8 threads of 4 rows, 1.24x for 32 of 1, 1.53x with 2
+// input planes loaded ahead, 1.13x with the walk unrolled by 2 (spills),
+// 1.61x for 32 planes a block and 1.44x for 128. Sizing the planes so the
+// blocks fill the last wave (5 of 103 planes instead of 8 of 64) measured
+// 1.33x against 1.41x in an earlier version of the kernel.
 struct VectorTrapezoidDefaultPolicy {
   using type = VectorTrapezoidPolicy<16, 2, 64, 1>;
 };
