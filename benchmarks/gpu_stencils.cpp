@@ -161,14 +161,16 @@ Row measure(trapeze::Runtime& runtime, const char* name, const S& stencil, const
   row.swept.push_back({static_cast<double>(row.chosen_h), static_cast<double>(row.chosen_k), row.chosen});
   // Every profiled kernel height, one launch a task and four (a last stage
   // shorter than H where H does not divide the steps).
-  for (const auto& kernel : settings.sweep ? decision.costs.kernels : std::vector<trapeze::GpuCostModel::KernelCost>{}) {
-    for (int m : {1, 4}) {
-      const int h = kernel.k * m;
-      if (h > 64 || h > steps || (h == row.chosen_h && kernel.k == row.chosen_k)) continue;
-      fmt::print(stderr, "{}: sweep H={} k={}\n", name, h, kernel.k);
-      const double s = at(h, kernel.k);
-      row.swept.push_back({static_cast<double>(h), static_cast<double>(kernel.k), s});
-      if (s < row.best) row.best = s, row.best_h = h, row.best_k = kernel.k;
+  if (settings.sweep) {
+    for (const auto& kernel : decision.costs.kernels) {
+      for (int m : {1, 4}) {
+        const int h = kernel.k * m;
+        if (h > 64 || h > steps || (h == row.chosen_h && kernel.k == row.chosen_k)) continue;
+        fmt::print(stderr, "{}: sweep H={} k={}\n", name, h, kernel.k);
+        const double s = at(h, kernel.k);
+        row.swept.push_back({static_cast<double>(h), static_cast<double>(kernel.k), s});
+        if (s < row.best) row.best = s, row.best_h = h, row.best_k = kernel.k;
+      }
     }
   }
   // The sweep's best is biased by its own lucky timing: measure the chosen

@@ -46,23 +46,28 @@ struct alignas(16) Quad {
   T v[4];
 };
 
-// Field f of a group's 4 values into its row: one 16-byte store where the
-// whole group lies in the launch's region, else the cells that do.
-template <Stencil S>
-__device__ inline void store_group(typename S::value_type* row, int x0, const LaunchGeometry& g,
-                                   const UpdateValues<S> (&values)[4], int f) {
-  using T = typename S::value_type;
-  if (x0 >= g.region_lo[0] && x0 + 4 <= g.region_hi[0]) {
-    Quad<T> q;
-#pragma unroll
-    for (int c = 0; c < 4; ++c) q.v[c] = values[c][f];
+// A group of 4 cells starting at x0 into its row, the cells in [lo, hi)
+// only: one 16-byte store where the whole group lies there.
+template <typename T>
+__device__ inline void store_quad(T* row, int x0, int lo, int hi, const Quad<T>& q) {
+  if (x0 >= lo && x0 + 4 <= hi) {
     *reinterpret_cast<Quad<T>*>(row + x0) = q;
   } else {
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
-      if (x0 + c >= g.region_lo[0] && x0 + c < g.region_hi[0]) row[x0 + c] = values[c][f];
+      if (x0 + c >= lo && x0 + c < hi) row[x0 + c] = q.v[c];
     }
   }
+}
+
+// Field f of a group's 4 values into its row, the cells in the launch's region.
+template <Stencil S>
+__device__ inline void store_group(typename S::value_type* row, int x0, const LaunchGeometry& g,
+                                   const UpdateValues<S> (&values)[4], int f) {
+  Quad<typename S::value_type> q;
+#pragma unroll
+  for (int c = 0; c < 4; ++c) q.v[c] = values[c][f];
+  store_quad(row, x0, g.region_lo[0], g.region_hi[0], q);
 }
 
 // Whether the launch's buffers allow 16-byte accesses: rows a multiple of 4

@@ -159,12 +159,10 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
     for (int j = 0; j < rows; ++j) next[a][j] = load(j, min(t_first + a, t_end - 1));
   }
 
-  // The store of step K's plane p: which of this thread's rows the tile
-  // commits, and whether its whole group is in the tile.
+  // The store of step K's plane p: which of this thread's rows the tile commits.
   bool commits_row[rows];
 #pragma unroll
   for (int j = 0; j < rows; ++j) commits_row[j] = y_first + j >= tile_y0 && y_first + j < tile_y_end && x0 + 4 > commit_lo && x0 < commit_hi;
-  const bool whole_group = x0 >= commit_lo && x0 + 4 <= commit_hi;
   // Shared rows this thread reads: the last of the thread above, the first of the one below.
   const int above_at = ty_up * kept * 32 + (kept - 1) * 32 + lane, below_at = ty_down * kept * 32 + lane;
   const int own_at = ty * kept * 32 + lane;
@@ -257,19 +255,10 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
       }
       if (s == K) {
         if (p >= z_begin && p < z_end) {
-          T* const plane = out + p * stride_z + x0;
+          T* const plane = out + p * stride_z;
 #pragma unroll
           for (int j = 0; j < rows; ++j) {
-            if (!commits_row[j]) continue;
-            T* const cells = plane + static_cast<long long>(y_first + j) * g.padded[0];
-            if (whole_group) {
-              *reinterpret_cast<Quad<T>*>(cells) = values[j];
-            } else {
-#pragma unroll
-              for (int c = 0; c < 4; ++c) {
-                if (x0 + c >= commit_lo && x0 + c < commit_hi) cells[c] = values[j].v[c];
-              }
-            }
+            if (commits_row[j]) store_quad(plane + static_cast<long long>(y_first + j) * g.padded[0], x0, commit_lo, commit_hi, values[j]);
           }
         }
       } else {
