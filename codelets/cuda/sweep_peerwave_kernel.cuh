@@ -81,45 +81,46 @@ constexpr std::size_t sweep_shared_bytes(int chunk) {
 
 namespace detail {
 
-// One hyper-tile (band b, chunk q) by one warp. `previous`: the lane's value
-// left of its first column (carried from the chunk before, or loaded).
-// Global loads bypass L1 (__ldcg): other SMs write these cells during the launch.
-template <InPlaceSweep S>
-__device__ void sweep_hyper_tile(const S& sweep, const SweepTile<typename S::value_type>& t, int chunk, int b,
-                                 int q, typename S::value_type& previous, typename S::value_type* shared) {
-  using T = typename S::value_type;
+// Cell (k, q*C - k + j) of band b's parallelogram as a hyper-tile stages it:
+// the tile's cell, the right strip just past the last column, for k ==
+// band_rows < 32 the row below a short last band (skewed like a row of the
+// band, so its last lane takes down from a shuffle like every other lane),
+// or zero. Global loads bypass L1 (__ldcg): other SMs write these cells
+// during the launch.
+template <typename T>
+__device__ T staged_cell(const SweepTile<T>& t, int chunk, int b, int q, int k, int j, int band_rows) {
+  const Index band_row = static_cast<Index>(b) * sweep_band_rows;
+  const Index c = static_cast<Index>(q) * chunk - k + j;
+  if (k < band_rows) {
+    if (c >= 0 && c < t.columns) return __ldcg(t.cells + (band_row + k) * t.ld + c);
+    if (c == t.columns) return t.right[band_row + k];
+  } else if (k == band_rows && band_rows < sweep_band_rows && c >= 0 && c < t.columns) {
+    return t.down[c];
+  }
+  return T{};
+}
+
+template <typename T>
+__device__ int rows_of_band(const SweepTile<T>& t, int b) {
+  return static_cast<int>(min(static_cast<Index>(sweep_band_rows), t.rows - static_cast<Index>(b) * sweep_band_rows));
+}
+
+// Column j of the 33 staged rows (j >= chunk: zeros), every load in flight
+// before the first is used: in-order issue would otherwise wait out each
+// load's latency in turn.
+template <typename T>
+__device__ void load_staged_column(const SweepTile<T>& t, int chunk, int b, int q, int j, T (&v)[sweep_band_rows + 1]) {
+  const int band_rows = rows_of_band(t, b);
+#pragma unroll
+  for (int k = 0; k <= sweep_band_rows; ++k) v[k] = j < chunk ? staged_cell(t, chunk, b, q, k, j, band_rows) : T{};
+}
+
+// The hyper-tile's row above (this sweep's) and row below (the last sweep's) into shared memory.
+template <typename T>
+__device__ void stage_above_and_below(const SweepTile<T>& t, int chunk, int b, int q, T* above, T* below) {
   const int lane = static_cast<int>(threadIdx.x) & 31;
-  const int stride = chunk + 1;
-  T* const own = shared;                              // own[k * stride + j]: cell (k, q*C - k + j)
-  // Row 32 holds the row below a short last band.
-  T* const above = shared + (sweep_band_rows + 1) * stride;  // above[j]: (-1, q*C + j)
-  T* const below = above + chunk;                      // below[j]: (32, q*C - 31 + j)
   const Index band_row = static_cast<Index>(b) * sweep_band_rows;
   const Index base = static_cast<Index>(q) * chunk;
-  const int band_rows = static_cast<int>(min(static_cast<Index>(sweep_band_rows), t.rows - band_row));
-  // All 32 rows' loads in flight before the first store to shared memory:
-  // in-order issue would otherwise wait out each load's latency in turn.
-  for (int j0 = 0; j0 <= chunk; j0 += 32) {
-    const int j = j0 + lane;
-    T v[sweep_band_rows + 1];
-#pragma unroll
-    for (int k = 0; k <= sweep_band_rows; ++k) {
-      const Index c = base - k + j;
-      v[k] = T{};
-      if (k < band_rows && j <= chunk) {
-        if (c >= 0 && c < t.columns) v[k] = __ldcg(t.cells + (band_row + k) * t.ld + c);
-        else if (c == t.columns) v[k] = t.right[band_row + k];
-      } else if (k == band_rows && band_rows < sweep_band_rows && j <= chunk && c >= 0 && c < t.columns) {
-        // A short last band: the row below it, skewed like a row of the band,
-        // so its last lane takes down from a shuffle like every other lane.
-        v[k] = t.down[c];
-      }
-    }
-#pragma unroll
-    for (int k = 0; k <= sweep_band_rows; ++k) {
-      if (j <= chunk) own[k * stride + j] = v[k];
-    }
-  }
   for (int j = lane; j < chunk; j += 32) {
     const Index c = base + j;
     if (c < t.columns) above[j] = band_row == 0 ? t.up[c] : __ldcg(t.cells + (band_row - 1) * t.ld + c);
@@ -130,16 +131,25 @@ __device__ void sweep_hyper_tile(const S& sweep, const SweepTile<typename S::val
       else if (row_below == t.rows) below[j] = t.down[d];
     }
   }
-  __syncwarp();
-  const int k = lane;
-  const Index row = band_row + k;
-  const bool row_in = k < band_rows;
-  const Index first = base - k;
-  T* const mine = own + k * stride;
-  // Branch-free steps (lanes would otherwise diverge at lane 0, lane 31 and
-  // the tile's edges every step): every lane computes, and a lane outside
-  // the tile keeps its values. `previous` enters a row's first chunk as the
-  // boundary left of the row, which is then column 0's left.
+}
+
+// The C steps of hyper-tile (b, q) in shared memory. At step s lane
+// k computes (k, q*C - k + s). Branch-free (lanes would otherwise diverge at
+// lane 0, lane 31 and the tile's edges every step): every lane computes, and
+// a lane outside the tile keeps its values. `previous` enters a row's first
+// chunk as the boundary left of the row, which is then column 0's left.
+template <InPlaceSweep S>
+__device__ void sweep_steps(const S& sweep, const SweepTile<typename S::value_type>& t, int chunk, int b, int q,
+                            typename S::value_type& previous, typename S::value_type* shared) {
+  using T = typename S::value_type;
+  const int k = static_cast<int>(threadIdx.x) & 31;
+  const int stride = chunk + 1;
+  const T* const above = shared + (sweep_band_rows + 1) * stride;
+  const T* const below = above + chunk;
+  const Index row = static_cast<Index>(b) * sweep_band_rows + k;
+  const bool row_in = k < rows_of_band(t, b);
+  const Index first = static_cast<Index>(q) * chunk - k;
+  T* const mine = shared + k * stride;
   for (int s = 0; s < chunk; ++s) {
     const Index c = first + s;
     const T self = mine[s];
@@ -153,7 +163,16 @@ __device__ void sweep_hyper_tile(const S& sweep, const SweepTile<typename S::val
     mine[s] = in ? value : self;
     previous = in ? value : previous;
   }
-  __syncwarp();
+}
+
+// The hyper-tile's cells from shared memory back to the tile, coalesced.
+template <typename T>
+__device__ void store_hyper_tile(const SweepTile<T>& t, int chunk, int b, int q, const T* own) {
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int stride = chunk + 1;
+  const Index band_row = static_cast<Index>(b) * sweep_band_rows;
+  const Index base = static_cast<Index>(q) * chunk;
+  const int band_rows = rows_of_band(t, b);
   for (int j0 = 0; j0 < chunk; j0 += 32) {
     const int j = j0 + lane;
     T v[sweep_band_rows];
@@ -165,6 +184,43 @@ __device__ void sweep_hyper_tile(const S& sweep, const SweepTile<typename S::val
       if (r < band_rows && j < chunk && c >= 0 && c < t.columns) t.cells[(band_row + r) * t.ld + c] = v[r];
     }
   }
+}
+
+// One hyper-tile (band b, chunk q) by one warp. `previous`: the lane's value
+// left of its first column (carried from the chunk before, or loaded).
+// Shared memory: own[k * stride + j] is cell (k, q*C - k + j), row 32 the row
+// below a short last band; then the row above and the row below. Column C
+// (each row's right neighbour at the last step) is loaded a row a lane in
+// the same batch as the first 32 columns: loading it as a 33rd column took a
+// second round trip to memory (one lane's), and with it PeerWave and the
+// baseline ran 9-13% slower (docs/PERF.md, 2026-11-27).
+template <InPlaceSweep S>
+__device__ void sweep_hyper_tile(const S& sweep, const SweepTile<typename S::value_type>& t, int chunk, int b,
+                                 int q, typename S::value_type& previous, typename S::value_type* shared) {
+  using T = typename S::value_type;
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int stride = chunk + 1;
+  T* const own = shared;
+  T* const above = shared + (sweep_band_rows + 1) * stride;
+  T* const below = above + chunk;
+  const int band_rows = rows_of_band(t, b);
+  const T right_column = staged_cell(t, chunk, b, q, lane, chunk, band_rows);
+  const T right_of_row_below = lane == 0 ? staged_cell(t, chunk, b, q, sweep_band_rows, chunk, band_rows) : T{};
+  for (int j0 = 0; j0 < chunk; j0 += 32) {
+    T v[sweep_band_rows + 1];
+    load_staged_column(t, chunk, b, q, j0 + lane, v);
+#pragma unroll
+    for (int k = 0; k <= sweep_band_rows; ++k) {
+      if (j0 + lane < chunk) own[k * stride + j0 + lane] = v[k];
+    }
+  }
+  own[lane * stride + chunk] = right_column;
+  if (lane == 0) own[sweep_band_rows * stride + chunk] = right_of_row_below;
+  stage_above_and_below(t, chunk, b, q, above, below);
+  __syncwarp();
+  sweep_steps(sweep, t, chunk, b, q, previous, shared);
+  __syncwarp();
+  store_hyper_tile(t, chunk, b, q, own);
   __syncwarp();
 }
 
