@@ -17,10 +17,11 @@
 // these threads reached 0.99 of cudaMemcpy's bandwidth over 1 plane a thread,
 // 0.95 over 4, 0.91 over 8, 0.78 over 32 and 0.72 over all 512, and this
 // step 0.875 over 1 plane (2 rows a thread) against 0.77-0.82 over 4-16.
-// There L2 is the limit (96% of its peak, reading 3.3x a copy's sectors);
-// asking L2 for planes ahead, or a block's warps side by side in z trading
-// planes through shared memory, read less from L2 but lost (0.49-0.86,
-// docs/PERF.md, 2026-11-27).
+// L2 runs at 96% of its peak there (3.3x a copy's sectors read), yet three
+// kernels that read less through it lost: planes asked of L2 ahead, a
+// block's warps side by side in z trading planes through shared memory,
+// and rows traded between a block's warps (0.48-0.87, docs/PERF.md,
+// 2026-11-27).
 //
 // Boundaries cost what the interior costs. Rows and planes are loaded at
 // clamped positions, or replaced by the constant, which are the values the
