@@ -74,6 +74,25 @@ patch_for_cuda13() {
   done
 }
 
+# With blocking drivers StarPU 1.4 sets every CUDA worker's pipeline
+# (STARPU_CUDA_PIPELINE, default 2) to 0: each task's kernel is waited for
+# with cudaStreamSynchronize before the worker takes the next task and
+# starts its transfers, so out-of-core uploads and write-backs no longer
+# overlap the kernels. The driver needs no such limit: a worker with tasks in
+# flight never goes to sleep (driver_common.c counts them as executing), it
+# polls their events as a polling build does, and sleeps only when idle. On an
+# H100, jacobi2d 16384² under a 256 MiB cap ran 1.37x faster with the limit
+# removed (0.71 s against 0.97), as fast as a polling build, with in-core and
+# whole runs unchanged (docs/PERF.md, 2026-11-27).
+patch_cuda_pipeline() {
+  local f=$1/src/drivers/cuda/driver_cuda.c
+  [ -f "$f" ] && grep -q 'reducing STARPU_CUDA_PIPELINE to 0 because blocking drivers' "$f" || return 0
+  say "patching driver_cuda.c: CUDA workers keep their pipeline with blocking drivers"
+  perl -0pi -e 's/#if !defined\(STARPU_SIMGRID\) && !defined\(STARPU_NON_BLOCKING_DRIVERS\)\n\t\tif \(worker->pipeline_length >= 1\)\n.*?#endif\n/\t\t\/* Trapeze: the pipeline is kept with blocking drivers (scripts\/setup.sh). *\/\n/s' "$f"
+  ! grep -q 'reducing STARPU_CUDA_PIPELINE to 0 because blocking drivers' "$f" \
+    || { echo "setup: could not patch $f (the CUDA pipeline under blocking drivers)" >&2; exit 1; }
+}
+
 # Memory nodes: RAM, up to 8 GPUs, a disk node for out-of-core runs and NUMA
 # nodes fit in 16. Every data handle holds arrays of MAXNODES x MAXNODES
 # request pointers: with 32 a handle took ~21 KB and a 50x50 grid of 1x1 tiles
@@ -86,7 +105,7 @@ patch_for_cuda13() {
 # 2026-11-26).
 # The stamp holds the build's signature: a changed set of options (FxT was
 # added in the production issue) rebuilds StarPU instead of keeping a stale one.
-starpu_signature="starpu-1.4 cuda=$(command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] && echo yes || echo no) mpi=yes fxt=yes maxnodes=16 blocking-drivers"
+starpu_signature="starpu-1.4 cuda=$(command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] && echo yes || echo no) mpi=yes fxt=yes maxnodes=16 blocking-drivers cuda-pipeline"
 
 build_starpu() {
   [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$starpu_signature" ] && return 0
@@ -98,6 +117,7 @@ build_starpu() {
   if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
     cuda_flags=(--enable-cuda --with-cuda-dir=/usr/local/cuda --enable-maxcudadev=8)
     patch_for_cuda13 "$src"
+    patch_cuda_pipeline "$src"
   fi
   local build="$deps_dir/build-starpu"
   rm -rf "$build" && mkdir -p "$build"
