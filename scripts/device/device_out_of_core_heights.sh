@@ -4,7 +4,8 @@
 # (the capped automatic run's height) within 95% of the best height? Heights
 # HEIGHTS (and the automatic one) interleaved for ROUNDS rounds, jacobi2d float
 # SIZE^2 with STARPU_LIMIT_CUDA_MEM a quarter of the domain; first a capped
-# run checked against the CPU reference. JSON rows in $OUT; a table last.
+# run checked against the CPU reference. KH: the kernel height of every run
+# (default: each run's own choice for its height). JSON rows in $OUT; a table last.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=${OUT:-/tmp/out}; mkdir -p "$out"
@@ -21,7 +22,7 @@ say "verify hotspot capped: $(STARPU_LIMIT_CUDA_MEM=$(( vcap * 2 )) run hotspot 
 rows=$out/heights.jsonl; : > "$rows"
 for round in $(seq 1 "$rounds"); do
   for h in auto $heights; do
-    line=$(STARPU_LIMIT_CUDA_MEM=$cap run jacobi2d --devices gpu --size "$size" --steps "$steps" --json --height "$h" --kernel-height 8 2>/dev/null | json_line)
+    line=$(STARPU_LIMIT_CUDA_MEM=$cap run jacobi2d --devices gpu --size "$size" --steps "$steps" --json --height "$h" ${KH:+--kernel-height "$KH"} 2>/dev/null | json_line)
     echo "{\"height\": \"$h\", \"round\": $round, \"report\": ${line:-null}}" >> "$rows"
     say "round $round h=$h: $(echo "$line" | cut -c1-200)"
   done
@@ -35,9 +36,9 @@ for r in rows:
         by.setdefault(r["height"], []).append(r["report"])
 med = {h: statistics.median(x["seconds"] for x in v) for h, v in by.items()}
 best = min(med.values())
-print(f"== jacobi2d float {sys.argv[2]}^2, STARPU_LIMIT_CUDA_MEM={sys.argv[3]} MiB, k = 8")
-print(f"{'height':>8} {'H':>4} {'median s':>9} {'spread':>15} {'PCIe GB':>8} {'vs best':>8}")
+print(f"== jacobi2d float {sys.argv[2]}^2, STARPU_LIMIT_CUDA_MEM={sys.argv[3]} MiB")
+print(f"{'height':>8} {'H':>4} {'k':>3} {'median s':>9} {'spread':>15} {'PCIe GB':>8} {'vs best':>8}")
 for h, v in by.items():
     s = sorted(x["seconds"] for x in v)
-    print(f"{h:>8} {v[0]['height']:>4} {med[h]:9.4f} {s[0]:7.4f}-{s[-1]:7.4f} {statistics.median(x['pcie_bytes'] for x in v)/1e9:8.2f} {best/med[h]:8.3f}")
+    print(f"{h:>8} {v[0]['height']:>4} {v[0]['kernel_height']:>3} {med[h]:9.4f} {s[0]:7.4f}-{s[-1]:7.4f} {statistics.median(x['pcie_bytes'] for x in v)/1e9:8.2f} {best/med[h]:8.3f}")
 PY
