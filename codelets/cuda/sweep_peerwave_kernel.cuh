@@ -109,8 +109,8 @@ __device__ int rows_of_band(const SweepTile<T>& t, int b) {
 // before the first is used: in-order issue would otherwise wait out each
 // load's latency in turn.
 template <typename T>
-__device__ void load_staged_column(const SweepTile<T>& t, int chunk, int b, int q, int j, T (&v)[sweep_band_rows + 1]) {
-  const int band_rows = rows_of_band(t, b);
+__device__ void load_staged_column(const SweepTile<T>& t, int chunk, int b, int q, int j, int band_rows,
+                                   T (&v)[sweep_band_rows + 1]) {
 #pragma unroll
   for (int k = 0; k <= sweep_band_rows; ++k) v[k] = j < chunk ? staged_cell(t, chunk, b, q, k, j, band_rows) : T{};
 }
@@ -140,16 +140,14 @@ __device__ void stage_above_and_below(const SweepTile<T>& t, int chunk, int b, i
 // chunk as the boundary left of the row, which is then column 0's left.
 template <InPlaceSweep S>
 __device__ void sweep_steps(const S& sweep, const SweepTile<typename S::value_type>& t, int chunk, int b, int q,
-                            typename S::value_type& previous, typename S::value_type* shared) {
+                            int band_rows, typename S::value_type& previous, typename S::value_type* own,
+                            const typename S::value_type* above, const typename S::value_type* below) {
   using T = typename S::value_type;
   const int k = static_cast<int>(threadIdx.x) & 31;
-  const int stride = chunk + 1;
-  const T* const above = shared + (sweep_band_rows + 1) * stride;
-  const T* const below = above + chunk;
   const Index row = static_cast<Index>(b) * sweep_band_rows + k;
-  const bool row_in = k < rows_of_band(t, b);
+  const bool row_in = k < band_rows;
   const Index first = static_cast<Index>(q) * chunk - k;
-  T* const mine = shared + k * stride;
+  T* const mine = own + k * (chunk + 1);
   for (int s = 0; s < chunk; ++s) {
     const Index c = first + s;
     const T self = mine[s];
@@ -167,12 +165,11 @@ __device__ void sweep_steps(const S& sweep, const SweepTile<typename S::value_ty
 
 // The hyper-tile's cells from shared memory back to the tile, coalesced.
 template <typename T>
-__device__ void store_hyper_tile(const SweepTile<T>& t, int chunk, int b, int q, const T* own) {
+__device__ void store_hyper_tile(const SweepTile<T>& t, int chunk, int b, int q, int band_rows, const T* own) {
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int stride = chunk + 1;
   const Index band_row = static_cast<Index>(b) * sweep_band_rows;
   const Index base = static_cast<Index>(q) * chunk;
-  const int band_rows = rows_of_band(t, b);
   for (int j0 = 0; j0 < chunk; j0 += 32) {
     const int j = j0 + lane;
     T v[sweep_band_rows];
@@ -208,7 +205,7 @@ __device__ void sweep_hyper_tile(const S& sweep, const SweepTile<typename S::val
   const T right_of_row_below = lane == 0 ? staged_cell(t, chunk, b, q, sweep_band_rows, chunk, band_rows) : T{};
   for (int j0 = 0; j0 < chunk; j0 += 32) {
     T v[sweep_band_rows + 1];
-    load_staged_column(t, chunk, b, q, j0 + lane, v);
+    load_staged_column(t, chunk, b, q, j0 + lane, band_rows, v);
 #pragma unroll
     for (int k = 0; k <= sweep_band_rows; ++k) {
       if (j0 + lane < chunk) own[k * stride + j0 + lane] = v[k];
@@ -218,9 +215,9 @@ __device__ void sweep_hyper_tile(const S& sweep, const SweepTile<typename S::val
   if (lane == 0) own[sweep_band_rows * stride + chunk] = right_of_row_below;
   stage_above_and_below(t, chunk, b, q, above, below);
   __syncwarp();
-  sweep_steps(sweep, t, chunk, b, q, previous, shared);
+  sweep_steps(sweep, t, chunk, b, q, band_rows, previous, own, above, below);
   __syncwarp();
-  store_hyper_tile(t, chunk, b, q, own);
+  store_hyper_tile(t, chunk, b, q, band_rows, own);
   __syncwarp();
 }
 
