@@ -19,6 +19,7 @@ struct LaunchGeometry {
   int boundary;                    // BoundaryKind
   int constant_planes;
   long long constant_field_stride;
+  int walk_planes;                 // planes a walking block walks (walk_split.hpp); 0: its policy's
 };
 
 __device__ inline int clamp_to(int c, int lo, int hi) { return c < lo ? lo : (c >= hi ? hi - 1 : c); }

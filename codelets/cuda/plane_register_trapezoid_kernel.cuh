@@ -103,8 +103,9 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
   const int x0 = tile_x0 - rx * K, y0 = tile_y0 - ry * K;  // the box's origin, padded coordinates
   const int tile_x_end = min(tile_x0 + Shape::tile_x, g.region_hi[0]);
   const int tile_y_end = min(tile_y0 + Shape::tile_y, g.region_hi[across_y]);
-  const int z_begin = g.region_lo[walk] + static_cast<int>(blockIdx.z) * P::planes;
-  const int z_end = min(z_begin + P::planes, g.region_hi[walk]);
+  const int walk_planes = g.walk_planes > 0 ? g.walk_planes : P::planes;
+  const int z_begin = g.region_lo[walk] + static_cast<int>(blockIdx.z) * walk_planes;
+  const int z_end = min(z_begin + walk_planes, g.region_hi[walk]);
   const long long stride_y = g.padded[0], stride_z = static_cast<long long>(g.padded[0]) * g.padded[1];
   const long long across_stride = across_y == 1 ? stride_y : stride_z, walk_stride = walk == 2 ? stride_z : stride_y;
   const bool constant_boundary = g.boundary == static_cast<int>(BoundaryKind::constant);

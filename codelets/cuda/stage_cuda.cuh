@@ -26,6 +26,7 @@
 #include "trapezoid_kernel.cuh"
 #include "vector_plane_kernel.cuh"
 #include "vector_step_kernel.cuh"
+#include "walk_split.hpp"
 #include "../stage_args.hpp"
 #include "trapeze/tile_buffers.hpp"
 
@@ -237,6 +238,17 @@ void launch_plane_trapezoid(const S& stencil, const typename S::value_type* in, 
   TRAPEZE_CUDA_CHECK_LAUNCH("plane_trapezoid_kernel");
 }
 
+// How many blocks of `kernel` the current GPU runs at once (its
+// multiprocessors times the blocks each holds), for walk_planes_per_block.
+template <typename Kernel>
+long long resident_block_slots(Kernel* kernel, int threads, int shared_bytes) {
+  int device = 0, multiprocessors = 0, per_multiprocessor = 0;
+  TRAPEZE_CUDA_CHECK(cudaGetDevice(&device));
+  TRAPEZE_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  TRAPEZE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, threads, shared_bytes));
+  return static_cast<long long>(multiprocessors) * std::max(1, per_multiprocessor);
+}
+
 template <Stencil S>
 using RegisterTrapezoidPolicyOf =
     typename RegisterTrapezoidPolicyFor<S::dims, static_cast<int>(sizeof(typename S::value_type))>::type;
@@ -250,16 +262,21 @@ void launch_register_trapezoid_k(const S& stencil, const typename S::value_type*
   const long long cells[3] = {g.region_hi[0] - g.region_lo[0], g.region_hi[1] - g.region_lo[1],
                               g.region_hi[2] - g.region_lo[2]};
   if (cells[0] <= 0 || cells[1] <= 0 || cells[2] <= 0) return;
-  const dim3 blocks(static_cast<unsigned>((cells[0] + Shape::tile_x - 1) / Shape::tile_x),
-                    static_cast<unsigned>((cells[Shape::across_y] + Shape::tile_y - 1) / Shape::tile_y),
-                    static_cast<unsigned>((cells[Shape::walk] + Policy::planes - 1) / Policy::planes));
   const dim3 threads(Policy::threads_x, Policy::threads_y, 1);
   constexpr auto bytes = static_cast<int>(Shape::shared_bytes);
   auto* kernel = &plane_register_trapezoid_kernel<S, Policy, K>;
   if (bytes > 48 * 1024) {
     TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   }
-  kernel<<<blocks, threads, bytes, stream>>>(stencil, in, out, constants, g, outside);
+  const unsigned blocks_x = static_cast<unsigned>((cells[0] + Shape::tile_x - 1) / Shape::tile_x);
+  const unsigned blocks_y = static_cast<unsigned>((cells[Shape::across_y] + Shape::tile_y - 1) / Shape::tile_y);
+  LaunchGeometry split = g;
+  split.walk_planes = walk_planes_per_block(static_cast<long long>(blocks_x) * blocks_y, static_cast<int>(cells[Shape::walk]),
+                                            Policy::planes, 2 * Shape::rz * K,
+                                            resident_block_slots(kernel, Policy::threads_x * Policy::threads_y, bytes));
+  const dim3 blocks(blocks_x, blocks_y,
+                    static_cast<unsigned>((cells[Shape::walk] + split.walk_planes - 1) / split.walk_planes));
+  kernel<<<blocks, threads, bytes, stream>>>(stencil, in, out, constants, split, outside);
   TRAPEZE_CUDA_CHECK_LAUNCH("plane_register_trapezoid_kernel");
 }
 
@@ -278,8 +295,12 @@ void launch_vector_trapezoid_k(const S& stencil, const typename S::value_type* i
   if (bytes > 48 * 1024) {
     TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   }
-  const dim3 blocks(blocks_x, blocks_y, static_cast<unsigned>((planes + Policy::planes - 1) / Policy::planes));
-  kernel<<<blocks, dim3(Policy::threads_x, Policy::threads_y), bytes, stream>>>(stencil, in, out, g, outside);
+  LaunchGeometry split = g;
+  split.walk_planes = walk_planes_per_block(static_cast<long long>(blocks_x) * blocks_y, planes, Policy::planes,
+                                            2 * Shape::rz * K,
+                                            resident_block_slots(kernel, Policy::threads_x * Policy::threads_y, bytes));
+  const dim3 blocks(blocks_x, blocks_y, static_cast<unsigned>((planes + split.walk_planes - 1) / split.walk_planes));
+  kernel<<<blocks, dim3(Policy::threads_x, Policy::threads_y), bytes, stream>>>(stencil, in, out, split, outside);
   TRAPEZE_CUDA_CHECK_LAUNCH("vector_trapezoid_kernel");
 }
 

@@ -95,8 +95,9 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
   const int tile_y0 = g.region_lo[1] + static_cast<int>(blockIdx.y) * Shape::tile_y;
   const int tile_y_end = min(tile_y0 + Shape::tile_y, g.region_hi[1]);
   const int y_first = tile_y0 - K + ty * rows;
-  const int z_begin = g.region_lo[2] + static_cast<int>(blockIdx.z) * P::planes;
-  const int z_end = min(z_begin + P::planes, g.region_hi[2]);
+  const int walk_planes = g.walk_planes > 0 ? g.walk_planes : P::planes;
+  const int z_begin = g.region_lo[2] + static_cast<int>(blockIdx.z) * walk_planes;
+  const int z_end = min(z_begin + walk_planes, g.region_hi[2]);
   const long long stride_z = static_cast<long long>(g.padded[0]) * g.padded[1];
   const bool constant_boundary = g.boundary == static_cast<int>(BoundaryKind::constant);
   const bool clamp_boundary = g.boundary == static_cast<int>(BoundaryKind::clamp);
