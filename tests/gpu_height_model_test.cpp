@@ -85,6 +85,42 @@ TEST(GpuHeightModel, NoHeightAboveTheStepCount) {
   EXPECT_LE(choice.height, 5);
 }
 
+// jacobi2d float 16384^2 under a quarter of its memory (256 MiB): 2048^2
+// tiles streamed over a bus of 50 GB/s each way.
+GpuShape streamed_2d() {
+  GpuShape s = big_2d();
+  s.tile = {2048, 2048, 1};
+  s.steps = 512;
+  s.stream_bytes_per_cell = 4;
+  s.stream_seconds_per_byte = 1 / 50e9;
+  s.tile_device_budget = 256.0 * (1 << 20) / 4;
+  s.device_bytes_per_cell = 8;
+  s.strip_bytes_per_cell = 4;
+  return s;
+}
+
+TEST(GpuHeightModel, StageTaskBytesCountTheTileAndItsStrips) {
+  const GpuShape s = streamed_2d();
+  const double padded = 2432.0 * 2432.0, tile = 2048.0 * 2048.0;  // H = 192, r = 1
+  EXPECT_DOUBLE_EQ(trapeze::stage_task_device_bytes(s, 192), padded * 8 + 2 * (padded - tile) * 4);
+}
+
+TEST(GpuHeightModel, StreamedStagesAreTallButFitTheirShareOfTheGpu) {
+  const GpuShape s = streamed_2d();
+  const auto streamed = trapeze::choose_gpu_heights(synthetic_model(), s);
+  GpuShape in_core = s;
+  in_core.stream_bytes_per_cell = in_core.stream_seconds_per_byte = 0;
+  const auto kept = trapeze::choose_gpu_heights(synthetic_model(), in_core);
+  // Every stage moves each tile and its ghost zone both ways: taller stages
+  // move fewer bytes a step, up to the memory bound.
+  EXPECT_GT(streamed.height, kept.height);
+  EXPECT_GE(streamed.height, 128);
+  EXPECT_LE(trapeze::stage_task_device_bytes(s, streamed.height), s.tile_device_budget);
+  // Transfers add to compute: the streamed run is predicted slower per step.
+  EXPECT_GT(streamed.predicted_seconds_per_step,
+            trapeze::predict_gpu_seconds_per_step(synthetic_model(), in_core, streamed.height, streamed.kernel_height));
+}
+
 class GpuModelCacheTest : public testing::Test {
  protected:
   std::filesystem::path file = std::filesystem::temp_directory_path() /

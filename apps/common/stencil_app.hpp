@@ -356,7 +356,8 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   const trapeze::GpuShape gpu_shape{grid.extent(), S::dims, plan.tile, S::shape.radius, grid.boundary().kind, gpus,
                                     run_steps, out_of_core ? trapeze::streamed_cell_bytes<S>(grid.constant_planes()) : 0.0,
                                     out_of_core ? trapeze::host_gpu_seconds_per_byte() : 0.0,
-                                    out_of_core ? 2 * trapeze::out_of_core_tile_share * gpu_memory : 0.0, cell_device_bytes};
+                                    out_of_core ? 2 * trapeze::out_of_core_tile_share * gpu_memory : 0.0, cell_device_bytes,
+                                    static_cast<double>(trapeze::updated_fields_of<S>) * sizeof(typename S::value_type)};
   if (gpu_only && !options.sweep_height.empty()) {
     throw trapeze::InvalidArgument("--sweep-height sweeps CPU heights; with GPUs add --devices cpu, or run benchmarks/gpu_stencils");
   }

@@ -43,10 +43,13 @@ struct GpuShape {
   // each way; 0: the tiles stay on the GPU.
   double stream_bytes_per_cell = 0;
   double stream_seconds_per_byte = 0;
-  // Out-of-core: a tile with its ghost zone r*H may take at most this many
-  // bytes of a GPU's memory at `device_bytes_per_cell` (0: no bound).
+  // Out-of-core: a stage task may take at most this many bytes of a GPU's
+  // memory (0: no bound): its tile with the ghost zone r*H at
+  // `device_bytes_per_cell`, and the strips it reads and writes (about twice
+  // the ghost zone's cells) at `strip_bytes_per_cell`.
   double tile_device_budget = 0;
   double device_bytes_per_cell = 0;
+  double strip_bytes_per_cell = 0;
 };
 
 // Tallest task-level height offered in core, and out of core (where a stage's
@@ -54,6 +57,9 @@ struct GpuShape {
 // a GPU with a quarter of an H100's compute per PCIe byte).
 inline constexpr int max_gpu_height = 64;
 inline constexpr int max_out_of_core_height = 512;
+
+// Device bytes of one stage task at height H out of core (the bound above).
+double stage_task_device_bytes(const GpuShape& shape, int height);
 
 // Predicted seconds per time step of a whole run at heights (H, k).
 double predict_gpu_seconds_per_step(const GpuCostModel& model, const GpuShape& shape, int height, int kernel_height);
