@@ -260,6 +260,20 @@ namespace {
 
 // A few small cases of every app, for compute-sanitizer (memcheck, racecheck):
 // each boundary, single-step and temporally blocked kernels, several tiles.
+// Streamed tiles (out-of-core: each written back after its stage and
+// fetched again) on the GPUs: odd and even launch counts, tiles of different
+// sizes, read-only and several updated fields, 2-D and 3-D.
+TEST(GpuEquality, StreamedTiles) {
+  auto streamed = [](std::vector<Case> cases) {
+    for (Case& c : cases) c.stream_tiles = true;
+    return cases;
+  };
+  run_cases(apps::Jacobi2D<float>{}, streamed(cases_2d({301, 203, 1}, 13)));
+  run_cases(apps::Hotspot::for_grid(203, 301), streamed(cases_2d({301, 203, 1}, 13)));
+  run_cases(apps::Cip<float>{}, streamed(cases_2d({301, 203, 1}, 13)), "dmda", velocities_of_both_signs<float>);
+  run_cases(apps::Jacobi3D<float>{}, streamed(cases_3d()));
+}
+
 TEST(GpuSanitizer, SmallCasesOfEveryApp) {
   // Each boundary, a single step and a launch of 3 steps in a stage of 4, two tiles.
   auto small_2d = [](trapeze::Index width) {
@@ -276,6 +290,9 @@ TEST(GpuSanitizer, SmallCasesOfEveryApp) {
   };
   const std::vector<Case> cases = small_2d(97);
   run_cases(apps::Jacobi2D<float>{}, cases);
+  std::vector<Case> streamed = cases;  // written back after each stage
+  for (Case& c : streamed) c.stream_tiles = true;
+  run_cases(apps::Jacobi2D<float>{}, streamed);
   run_cases(apps::Life{}, cases);
   run_cases(apps::LifeBits{}, cases, "dmda", random_words);
   run_cases(apps::Hotspot::for_grid(61, 97), cases);

@@ -23,13 +23,14 @@ struct Case {
   trapeze::Index constant_planes = 1;  // PathFinder: one wall row per step
   int kernel_height = 1;               // GPU: steps per kernel launch
   trapeze::StageDevices devices = trapeze::StageDevices::automatic;
+  bool stream_tiles = false;           // out-of-core streaming: tiles written back after each stage
 };
 
 inline std::string describe(const Case& c, int dims) {
   return "size " + trapeze::to_string(c.size, dims) + " tile " + trapeze::to_string(c.tile, dims) + " boundary " +
          trapeze::to_string(c.boundary) + " h " + std::to_string(c.height) + " steps " + std::to_string(c.steps) +
          " mode " + trapeze::to_string(c.mode) + " k " + std::to_string(c.kernel_height) + " devices " +
-         trapeze::to_string(c.devices);
+         trapeze::to_string(c.devices) + (c.stream_tiles ? " streamed" : "");
 }
 
 // Builds the grid a stencil needs (constant fields and planes included).
@@ -52,8 +53,9 @@ void expect_matches_reference(trapeze::Runtime& runtime, const S& stencil, const
   if (shape_values) shape_values(grid);
   auto expected = grid;
   {
-    trapeze::StencilRun<S> run(runtime, stencil, grid,
-                               trapeze::Plan{c.tile, c.height, c.mode, c.kernel_height, c.devices});
+    trapeze::Plan plan{c.tile, c.height, c.mode, c.kernel_height, c.devices};
+    plan.stream_tiles = c.stream_tiles;
+    trapeze::StencilRun<S> run(runtime, stencil, grid, plan);
     run.submit(c.steps);
     run.wait();
     EXPECT_EQ(run.steps_submitted(), c.steps);
