@@ -1,13 +1,14 @@
 #pragma once
-// How far each block of a walking kernel walks (the register trapezoids:
-// plane_register_trapezoid_kernel.cuh, in 2-D along y), chosen at launch so
-// that a small region still fills the GPU.
+// How far each block of a walking kernel walks (the register trapezoids,
+// plane_register_trapezoid_kernel.cuh, in 2-D along y, and
+// vector_trapezoid_kernel.cuh), chosen at launch so that a small region
+// still fills the GPU.
 //
 // Why: a block walks its policy's planes (256 rows in 2-D), so a launch over
 // a tile of 2048^2 cells at k = 16 makes 10 columns of 9 blocks, 90 blocks
-// where an H100 holds 264 at once: two thirds of the GPU idle, and
-// out-of-core tiles (which must be small) ran at a third of a large tile's
-// rate. Walking fewer planes makes more blocks, each paying the walk's
+// where an H100 holds 264 at once: two thirds of the GPU idle, and a run in
+// out-of-core tiles (which must be small) took 1.77x as long as with this
+// split (docs/PERF.md, 2026-11-27). Walking fewer planes makes more blocks, each paying the walk's
 // start-up again (2 r k planes computed only to feed the next steps), so the
 // split is chosen by a small cost model: waves of blocks times the planes
 // each block walks, start-up included.
