@@ -93,7 +93,7 @@ GpuShape streamed_2d() {
   s.steps = 512;
   s.stream_bytes_per_cell = 4;
   s.stream_seconds_per_byte = 1 / 50e9;
-  s.tile_device_budget = 256.0 * (1 << 20) / 4;
+  s.task_device_budget = 256.0 * (1 << 20) / 4;
   s.device_bytes_per_cell = 8;
   s.strip_bytes_per_cell = 4;
   return s;
@@ -115,7 +115,7 @@ TEST(GpuHeightModel, StreamedStagesAreTallButFitTheirShareOfTheGpu) {
   // move fewer bytes a step, up to the memory bound.
   EXPECT_GT(streamed.height, kept.height);
   EXPECT_GE(streamed.height, 128);
-  EXPECT_LE(trapeze::stage_task_device_bytes(s, streamed.height), s.tile_device_budget);
+  EXPECT_LE(trapeze::stage_task_device_bytes(s, streamed.height), s.task_device_budget);
   // Transfers add to compute: the streamed run is predicted slower per step.
   EXPECT_GT(streamed.predicted_seconds_per_step,
             trapeze::predict_gpu_seconds_per_step(synthetic_model(), in_core, streamed.height, streamed.kernel_height));

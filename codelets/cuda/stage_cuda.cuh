@@ -238,15 +238,21 @@ void launch_plane_trapezoid(const S& stencil, const typename S::value_type* in, 
   TRAPEZE_CUDA_CHECK_LAUNCH("plane_trapezoid_kernel");
 }
 
-// How many blocks of `kernel` the current GPU runs at once (its
-// multiprocessors times the blocks each holds), for walk_planes_per_block.
+// g with the planes each block of a walking `kernel` walks (walk_split.hpp),
+// for `columns` blocks across and `walk` planes along the walk, given how
+// many blocks the current GPU runs at once (its multiprocessors times the
+// blocks each holds).
 template <typename Kernel>
-long long resident_block_slots(Kernel* kernel, int threads, int shared_bytes) {
+LaunchGeometry with_walk_split(const LaunchGeometry& g, Kernel* kernel, int threads, int shared_bytes, long long columns,
+                               int walk, int policy_planes, int start_up) {
   int device = 0, multiprocessors = 0, per_multiprocessor = 0;
   TRAPEZE_CUDA_CHECK(cudaGetDevice(&device));
   TRAPEZE_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
   TRAPEZE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, threads, shared_bytes));
-  return static_cast<long long>(multiprocessors) * std::max(1, per_multiprocessor);
+  LaunchGeometry split = g;
+  split.walk_planes = walk_planes_per_block(columns, walk, policy_planes, start_up,
+                                            static_cast<long long>(multiprocessors) * std::max(1, per_multiprocessor));
+  return split;
 }
 
 template <Stencil S>
@@ -270,10 +276,9 @@ void launch_register_trapezoid_k(const S& stencil, const typename S::value_type*
   }
   const unsigned blocks_x = static_cast<unsigned>((cells[0] + Shape::tile_x - 1) / Shape::tile_x);
   const unsigned blocks_y = static_cast<unsigned>((cells[Shape::across_y] + Shape::tile_y - 1) / Shape::tile_y);
-  LaunchGeometry split = g;
-  split.walk_planes = walk_planes_per_block(static_cast<long long>(blocks_x) * blocks_y, static_cast<int>(cells[Shape::walk]),
-                                            Policy::planes, 2 * Shape::rz * K,
-                                            resident_block_slots(kernel, Policy::threads_x * Policy::threads_y, bytes));
+  const LaunchGeometry split =
+      with_walk_split(g, kernel, Policy::threads_x * Policy::threads_y, bytes, static_cast<long long>(blocks_x) * blocks_y,
+                      static_cast<int>(cells[Shape::walk]), Policy::planes, 2 * Shape::rz * K);
   const dim3 blocks(blocks_x, blocks_y,
                     static_cast<unsigned>((cells[Shape::walk] + split.walk_planes - 1) / split.walk_planes));
   kernel<<<blocks, threads, bytes, stream>>>(stencil, in, out, constants, split, outside);
@@ -295,10 +300,9 @@ void launch_vector_trapezoid_k(const S& stencil, const typename S::value_type* i
   if (bytes > 48 * 1024) {
     TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   }
-  LaunchGeometry split = g;
-  split.walk_planes = walk_planes_per_block(static_cast<long long>(blocks_x) * blocks_y, planes, Policy::planes,
-                                            2 * Shape::rz * K,
-                                            resident_block_slots(kernel, Policy::threads_x * Policy::threads_y, bytes));
+  const LaunchGeometry split = with_walk_split(g, kernel, Policy::threads_x * Policy::threads_y, bytes,
+                                              static_cast<long long>(blocks_x) * blocks_y, planes, Policy::planes,
+                                              2 * Shape::rz * K);
   const dim3 blocks(blocks_x, blocks_y, static_cast<unsigned>((planes + split.walk_planes - 1) / split.walk_planes));
   kernel<<<blocks, dim3(Policy::threads_x, Policy::threads_y), bytes, stream>>>(stencil, in, out, split, outside);
   TRAPEZE_CUDA_CHECK_LAUNCH("vector_trapezoid_kernel");

@@ -103,7 +103,7 @@ GpuHeightChoice choose_gpu_heights(const GpuCostModel& model, const GpuShape& sh
       for (int d = 0; d < shape.dims; ++d) {
         fits &= !(shape.boundary == BoundaryKind::periodic && shape.radius[d] * height > shape.domain[d]);
       }
-      if (shape.tile_device_budget > 0) fits &= stage_task_device_bytes(shape, height) <= shape.tile_device_budget;
+      if (shape.task_device_budget > 0) fits &= stage_task_device_bytes(shape, height) <= shape.task_device_budget;
       if (!fits) break;
       options.push_back({height, k, predict_gpu_seconds_per_step(model, shape, height, k)});
     }

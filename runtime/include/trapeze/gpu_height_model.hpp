@@ -47,7 +47,7 @@ struct GpuShape {
   // memory (0: no bound): its tile with the ghost zone r*H at
   // `device_bytes_per_cell`, and the strips it reads and writes (about twice
   // the ghost zone's cells) at `strip_bytes_per_cell`.
-  double tile_device_budget = 0;
+  double task_device_budget = 0;
   double device_bytes_per_cell = 0;
   double strip_bytes_per_cell = 0;
 };
