@@ -93,6 +93,127 @@ patch_cuda_pipeline() {
     || { echo "setup: could not patch $f (the CUDA pipeline under blocking drivers)" >&2; exit 1; }
 }
 
+# StarPU frees a device buffer with cudaFree, which waits for the whole
+# device: under a memory cap (STARPU_LIMIT_CUDA_MEM) its memory manager frees
+# and allocates all the time (tiles, read-only fields and strips of different
+# sizes evict each other), and every free drains the kernels and transfers in
+# flight. Device buffers now come from the device's stream-ordered pool
+# (cudaMallocAsync / cudaFreeAsync on a stream of the allocator's own), which
+# keeps freed memory for the next allocation and never waits for the device;
+# other GPUs get access to it as StarPU's peer copies need. On an H200 the
+# diagnostic shim of the same change made CIP 16384² under 1280 MiB 1.11x
+# faster and Himeno L under 448 MiB 1.12x, jacobi2d under 256 MiB unchanged
+# (it frees 10 buffers a run) (docs/PERF.md, 2026-11-27). TRAPEZE_CUDA_POOL=0
+# at run time goes back to cudaMalloc / cudaFree.
+patch_cuda_memory_pool() {
+  local f=$1/src/drivers/cuda/driver_cuda.c
+  [ -f "$f" ] || return 0
+  grep -q 'trapeze_cuda_malloc' "$f" && return 0
+  say "patching driver_cuda.c: device buffers from the stream-ordered pool"
+  local helpers
+  helpers=$(cat <<'C'
+/* Trapeze (scripts/setup.sh, patch_cuda_memory_pool): device buffers from the
+ * device's stream-ordered pool. A free returns the buffer to the pool on the
+ * allocator's own stream instead of waiting for the whole device as cudaFree
+ * does; StarPU frees a buffer only once no task or transfer uses it. */
+static int trapeze_pool_state = -1;
+static cudaStream_t trapeze_pool_streams[STARPU_MAXCUDADEVS];
+static starpu_pthread_mutex_t trapeze_pool_mutex = STARPU_PTHREAD_MUTEX_INITIALIZER;
+
+static int trapeze_pool_on(void)
+{
+	if (trapeze_pool_state < 0)
+	{
+		const char *value = getenv("TRAPEZE_CUDA_POOL");
+		trapeze_pool_state = !(value && value[0] == '0');
+	}
+	return trapeze_pool_state;
+}
+
+/* The device's allocation stream; the first call keeps the pool's memory
+ * (no release threshold) and opens it to the GPUs that can reach it. */
+static cudaStream_t trapeze_pool_stream(unsigned devid)
+{
+	cudaStream_t stream;
+	STARPU_PTHREAD_MUTEX_LOCK(&trapeze_pool_mutex);
+	if (!trapeze_pool_streams[devid])
+	{
+		cudaMemPool_t pool;
+		uint64_t keep = UINT64_MAX;
+		int count = 0, peer;
+		cudaError_t status = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+		if (status != cudaSuccess) STARPU_CUDA_REPORT_ERROR(status);
+		status = cudaDeviceGetDefaultMemPool(&pool, devid);
+		if (status != cudaSuccess) STARPU_CUDA_REPORT_ERROR(status);
+		status = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+		if (status != cudaSuccess) STARPU_CUDA_REPORT_ERROR(status);
+		cudaGetDeviceCount(&count);
+		for (peer = 0; peer < count; peer++)
+		{
+			int can = 0;
+			struct cudaMemAccessDesc access;
+			if (peer == (int) devid || cudaDeviceCanAccessPeer(&can, peer, devid) != cudaSuccess || !can)
+				continue;
+			memset(&access, 0, sizeof(access));
+			access.location.type = cudaMemLocationTypeDevice;
+			access.location.id = peer;
+			access.flags = cudaMemAccessFlagsProtReadWrite;
+			status = cudaMemPoolSetAccess(pool, &access, 1);
+			if (status != cudaSuccess) STARPU_CUDA_REPORT_ERROR(status);
+		}
+		trapeze_pool_streams[devid] = stream;
+	}
+	stream = trapeze_pool_streams[devid];
+	STARPU_PTHREAD_MUTEX_UNLOCK(&trapeze_pool_mutex);
+	return stream;
+}
+
+/* The device is current (starpu_cuda_set_device). Out of memory the pool
+ * gives back what it keeps and tries once more; the error is cleared, so
+ * that the next kernel launch on this thread does not report it. */
+static cudaError_t trapeze_cuda_malloc(void **addr, size_t size, unsigned devid)
+{
+	cudaStream_t stream;
+	cudaError_t status;
+	if (!trapeze_pool_on())
+		return cudaMalloc(addr, size);
+	stream = trapeze_pool_stream(devid);
+	status = cudaMallocAsync(addr, size, stream);
+	if (status == cudaErrorMemoryAllocation)
+	{
+		cudaMemPool_t pool;
+		(void) cudaGetLastError();
+		cudaStreamSynchronize(stream);
+		if (cudaDeviceGetDefaultMemPool(&pool, devid) == cudaSuccess)
+			cudaMemPoolTrimTo(pool, 0);
+		status = cudaMallocAsync(addr, size, stream);
+	}
+	if (status == cudaSuccess)
+		status = cudaStreamSynchronize(stream);
+	else
+		(void) cudaGetLastError();
+	return status;
+}
+
+static cudaError_t trapeze_cuda_free(void *addr, unsigned devid)
+{
+	if (!trapeze_pool_on())
+		return cudaFree(addr);
+	return cudaFreeAsync(addr, trapeze_pool_stream(devid));
+}
+
+C
+)
+  HELPERS="$helpers" perl -0pi -e 's/(static uintptr_t _starpu_cuda_malloc_on_node\(unsigned dst_node, size_t size, int flags\)\n\{)/$ENV{HELPERS}\n$1/' "$f"
+  # The free-memory test sees the pool's kept memory as used: the pool
+  # answers for itself (out of memory: cudaErrorMemoryAllocation as before).
+  perl -0pi -e 's/if \(status == cudaSuccess && cuda_mem_free \* FREE_MARGIN < size\)/if (!trapeze_pool_on() && status == cudaSuccess && cuda_mem_free * FREE_MARGIN < size)/' "$f"
+  perl -0pi -e 's/status = cudaMalloc\(\(void \*\*\)&addr, size\);/status = trapeze_cuda_malloc((void **)&addr, size, devid);/' "$f"
+  perl -0pi -e 's/(unsigned devid = starpu_memory_node_get_devid\(dst_node\);\n(?:.*\n){1,8}?\terr = )cudaFree\(\(void\*\)addr\);/${1}trapeze_cuda_free((void*)addr, devid);/' "$f"
+  [ "$(grep -c 'trapeze_cuda_malloc((void \*\*)&addr\|trapeze_cuda_free((void\*)addr, devid)\|!trapeze_pool_on() && status' "$f")" = 3 ] \
+    || { echo "setup: could not patch $f (device buffers from the stream-ordered pool)" >&2; exit 1; }
+}
+
 # Memory nodes: RAM, up to 8 GPUs, a disk node for out-of-core runs and NUMA
 # nodes fit in 16. Every data handle holds arrays of MAXNODES x MAXNODES
 # request pointers: with 32 a handle took ~21 KB and a 50x50 grid of 1x1 tiles
@@ -105,7 +226,7 @@ patch_cuda_pipeline() {
 # 2026-11-26).
 # The stamp holds the build's signature: a changed set of options (FxT was
 # added in the production issue) rebuilds StarPU instead of keeping a stale one.
-starpu_signature="starpu-1.4 cuda=$(command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] && echo yes || echo no) mpi=yes fxt=yes maxnodes=16 blocking-drivers cuda-pipeline"
+starpu_signature="starpu-1.4 cuda=$(command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] && echo yes || echo no) mpi=yes fxt=yes maxnodes=16 blocking-drivers cuda-pipeline cuda-pool"
 
 build_starpu() {
   [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$starpu_signature" ] && return 0
@@ -118,6 +239,7 @@ build_starpu() {
     cuda_flags=(--enable-cuda --with-cuda-dir=/usr/local/cuda --enable-maxcudadev=8)
     patch_for_cuda13 "$src"
     patch_cuda_pipeline "$src"
+    patch_cuda_memory_pool "$src"
   fi
   local build="$deps_dir/build-starpu"
   rm -rf "$build" && mkdir -p "$build"
