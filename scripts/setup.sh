@@ -100,11 +100,11 @@ patch_cuda_pipeline() {
 # flight. Device buffers now come from the device's stream-ordered pool
 # (cudaMallocAsync / cudaFreeAsync on a stream of the allocator's own), which
 # keeps freed memory for the next allocation and never waits for the device;
-# other GPUs get access to it as StarPU's peer copies need. On an H200 the
-# diagnostic shim of the same change made CIP 16384² under 1280 MiB 1.11x
-# faster and Himeno L under 448 MiB 1.12x, jacobi2d under 256 MiB unchanged
-# (it frees 10 buffers a run) (docs/PERF.md, 2026-11-27). TRAPEZE_CUDA_POOL=0
-# at run time goes back to cudaMalloc / cudaFree.
+# other GPUs get access to it as StarPU's peer copies need. On an H100,
+# capped to a quarter of their domains, CIP 16384² ran 1.12x faster, Himeno L
+# 1.24x and jacobi2d 16384² 1.15x; in core and on two GPUs nothing changed
+# (docs/PERF.md, 2026-11-27). TRAPEZE_CUDA_POOL=0 at run time goes back to
+# cudaMalloc / cudaFree.
 patch_cuda_memory_pool() {
   local f=$1/src/drivers/cuda/driver_cuda.c
   [ -f "$f" ] || return 0
