@@ -60,4 +60,22 @@ TEST(RuntimeEnvironment, NodeExchangeModeIsReadFromTheEnvironment) {
   unsetenv("TRAPEZE_NODE_EXCHANGE");
 }
 
+// TRAPEZE_CUDA_POOL (read inside StarPU's CUDA driver): 0 and 1 start, any
+// other value is refused in one line naming it, before StarPU starts.
+TEST(RuntimeEnvironment, CudaPoolVariableTakesZeroOrOne) {
+  for (const char* value : {"0", "1"}) {
+    setenv("TRAPEZE_CUDA_POOL", value, 1);
+    EXPECT_NO_THROW(trapeze::Runtime({"eager", 1, 0})) << value;
+  }
+  setenv("TRAPEZE_CUDA_POOL", "off", 1);
+  try {
+    trapeze::Runtime runtime({"eager", 1, 0});
+    ADD_FAILURE() << "TRAPEZE_CUDA_POOL=off was accepted";
+  } catch (const trapeze::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("TRAPEZE_CUDA_POOL must be 1"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'off'"), std::string::npos) << e.what();
+  }
+  unsetenv("TRAPEZE_CUDA_POOL");
+}
+
 }  // namespace

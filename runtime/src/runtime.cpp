@@ -111,6 +111,19 @@ void check_worker_count_variables() {
   }
 }
 
+// TRAPEZE_CUDA_POOL is read inside StarPU's CUDA driver (scripts/starpu/
+// cuda_memory_pool.c), which can only tell "0" from anything else: the
+// Runtime refuses other values before StarPU starts.
+void check_cuda_pool_variable() {
+  const char* value = std::getenv("TRAPEZE_CUDA_POOL");
+  if (!value || !*value) return;
+  const std::string_view text(value);
+  if (text != "0" && text != "1") {
+    throw InvalidArgument("TRAPEZE_CUDA_POOL must be 1 (GPU buffers from the stream-ordered pool) or 0 "
+                          "(cudaMalloc/cudaFree), got '" + quoted(text) + "'");
+  }
+}
+
 // StarPU's default policy, lws, ran GPU stage tasks badly: 64 tiles of one
 // jacobi2d run on an H100 took 1.04 s under lws, 0.108 s under eager and
 // 0.131 s under trapeze-owner (docs/PERF.md, 2026-11-24); with two tiles per
@@ -125,6 +138,7 @@ const char* default_scheduler(int gpus) { return gpus > 1 ? "trapeze-owner" : "e
 
 Runtime::Runtime(const RuntimeOptions& options) {
   check_worker_count_variables();
+  check_cuda_pool_variable();
   if (!options.disk_directory.empty()) check_disk_directory(options.disk_directory);
   if (options.disk_bytes > 0 && options.disk_bytes < STARPU_DISK_SIZE_MIN) {
     throw InvalidArgument("disk size must be at least " + std::to_string(STARPU_DISK_SIZE_MIN >> 20) + " MiB, got " +

@@ -20,6 +20,12 @@ read -r -a plan <<< "${PLAN:-}"
 common=(--devices gpu --size "$size" --steps "$steps" --json)
 last_json() { grep '^{' | tail -1; }
 home_of() { echo "$here/trapeze-home-$1"; }
+for b in $builds; do
+  [ -x "$here/bin/$b" ] || { echo "device_ooc_builds: no program bin/$b (BUILDS='$builds')" >&2; exit 2; }
+done
+for value in "$size" "$steps" "$rounds" "$cap"; do
+  [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "device_ooc_builds: SIZE, STEPS, ROUNDS and CAP must be whole numbers > 0, got '$value'" >&2; exit 2; }
+done
 nvidia-smi -L
 for b in $builds; do
   mkdir -p "$(home_of "$b")"
