@@ -75,12 +75,12 @@ class StencilRun {
     init_codelets();
     tiles_.exchange_within_nodes(runtime, stage_codelet_.where == STARPU_CUDA);
     if (uses_cuda()) check_tiles_fit_gpus();
-    if (out_of_core() && !distributed()) {
-      starpu_data_handle_t order = nullptr;
-      starpu_void_data_register(&order);
-      scatter_order_ = DataHandle(order, false);
-    }
     if (out_of_core()) {
+      if (!distributed()) {
+        starpu_data_handle_t order = nullptr;
+        starpu_void_data_register(&order);
+        scatter_order_ = DataHandle(order, false);
+      }
       window_.guard_stalls(stall_seconds_from_environment(),
                            [memory = uses_cuda() ? gpu_memory_bytes() : 0.0](double idle) {
                              abandon_stalled_run(idle, memory);
@@ -482,19 +482,17 @@ class StencilRun {
   // each. On an H200 the GPU of a capped jacobi2d run otherwise waited for the
   // whole scatter, 55 ms of a 415 ms run (docs/PERF.md, 2026-11-27).
   void submit_scatter() {
-    if (streams_bands()) {
-      const starpu_data_descr order{scatter_order_.get(), STARPU_RW};
-      submit_band_transfers(&scatter_codelet_, STARPU_W, tiles_.release_pages(), grid_, &order);
-    } else {
-      submit_band_transfers(&scatter_codelet_, STARPU_W, tiles_.release_pages(), grid_);
-    }
+    const starpu_data_descr order{scatter_order_.get(), STARPU_RW};
+    submit_band_transfers(&scatter_codelet_, STARPU_W, tiles_.release_pages(), grid_,
+                          streams_bands() ? &order : nullptr);
     in_tiles_ = true;
   }
   // Bands whose copies come one at a time, each on every copy core: out of
-  // core in one process, where the scatter is ordered (above) and the last
-  // stage releases its bands to the gather one after another (the last
-  // band's gather, on one core, took the run's last 50 ms).
-  bool streams_bands() const { return !distributed() && scatter_order_.get() != nullptr; }
+  // core in one process (the constructor registers scatter_order_ only
+  // then), where the scatter is ordered (above) and the last stage releases
+  // its bands to the gather one after another (the last band's gather, on
+  // one core, took the run's last 50 ms).
+  bool streams_bands() const { return scatter_order_.get() != nullptr; }
   // Under MPI rank 0 gathers every tile (StarPU-MPI sends it the others'),
   // or each rank its own bands, and the tiles stay the run's home.
   void submit_gather(Collect collect) {
