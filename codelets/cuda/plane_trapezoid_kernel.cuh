@@ -67,8 +67,9 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
   const int x0 = tile_x0 - rx * k, y0 = tile_y0 - ry * k;  // the box's origin, padded coordinates
   const int tile_x_end = min(tile_x0 + Shape::tile_x(k), g.region_hi[0]);
   const int tile_y_end = min(tile_y0 + Shape::tile_y(k), g.region_hi[1]);
-  const int z_begin = g.region_lo[2] + static_cast<int>(blockIdx.z) * P::planes;
-  const int z_end = min(z_begin + P::planes, g.region_hi[2]);
+  const int walk_planes = g.walk_planes > 0 ? g.walk_planes : P::planes;  // walk_split.hpp
+  const int z_begin = g.region_lo[2] + static_cast<int>(blockIdx.z) * walk_planes;
+  const int z_end = min(z_begin + walk_planes, g.region_hi[2]);
   const int t_first = z_begin - rz * k;  // the first input plane; slots count from it
   const long long stride_y = g.padded[0], stride_z = static_cast<long long>(g.padded[0]) * g.padded[1];
   const bool constant_boundary = g.boundary == static_cast<int>(BoundaryKind::constant);

@@ -208,6 +208,23 @@ void launch_single_step(const S& stencil, const typename S::value_type* in, type
   }
 }
 
+// g with the planes each block of a walking `kernel` walks (walk_split.hpp),
+// for `columns` blocks across and `walk` planes along the walk, given how
+// many blocks the current GPU runs at once (its multiprocessors times the
+// blocks each holds).
+template <typename Kernel>
+LaunchGeometry with_walk_split(const LaunchGeometry& g, Kernel* kernel, int threads, int shared_bytes, long long columns,
+                               int walk, int policy_planes, int start_up) {
+  int device = 0, multiprocessors = 0, per_multiprocessor = 0;
+  TRAPEZE_CUDA_CHECK(cudaGetDevice(&device));
+  TRAPEZE_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  TRAPEZE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, threads, shared_bytes));
+  LaunchGeometry split = g;
+  split.walk_planes = walk_planes_per_block(columns, walk, policy_planes, start_up,
+                                            static_cast<long long>(multiprocessors) * std::max(1, per_multiprocessor));
+  return split;
+}
+
 template <Stencil S>
 using PlaneTrapezoidPolicyOf = typename PlaneTrapezoidPolicyFor<static_cast<int>(sizeof(typename S::value_type))>::type;
 
@@ -226,33 +243,22 @@ void launch_plane_trapezoid(const S& stencil, const typename S::value_type* in, 
                  Policy::box_y);
     std::abort();
   }
-  const dim3 blocks(static_cast<unsigned>((cells[0] + tile_x - 1) / tile_x), static_cast<unsigned>((cells[1] + tile_y - 1) / tile_y),
-                    static_cast<unsigned>((cells[2] + Policy::planes - 1) / Policy::planes));
   const dim3 threads(Policy::threads_x, Policy::threads_y, 1);
   const auto bytes = static_cast<int>(Shape::shared_bytes(g.steps));
   auto* kernel = &plane_trapezoid_kernel<S, Policy>;
   if (bytes > 48 * 1024) {
     TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   }
-  kernel<<<blocks, threads, bytes, stream>>>(stencil, in, out, constants, g, outside);
+  // Out-of-core tiles are small: Himeno's 128x128x32 tile at H 8 made 36
+  // blocks of 64 planes, a small part of what the GPU runs at once, so the
+  // walk is split as the register trapezoids' is.
+  const auto blocks_x = static_cast<unsigned>((cells[0] + tile_x - 1) / tile_x);
+  const auto blocks_y = static_cast<unsigned>((cells[1] + tile_y - 1) / tile_y);
+  const LaunchGeometry split = with_walk_split(g, kernel, Policy::threads, bytes, static_cast<long long>(blocks_x) * blocks_y,
+                                              static_cast<int>(cells[2]), Policy::planes, 2 * Shape::rz * g.steps);
+  const dim3 blocks(blocks_x, blocks_y, static_cast<unsigned>((cells[2] + split.walk_planes - 1) / split.walk_planes));
+  kernel<<<blocks, threads, bytes, stream>>>(stencil, in, out, constants, split, outside);
   TRAPEZE_CUDA_CHECK_LAUNCH("plane_trapezoid_kernel");
-}
-
-// g with the planes each block of a walking `kernel` walks (walk_split.hpp),
-// for `columns` blocks across and `walk` planes along the walk, given how
-// many blocks the current GPU runs at once (its multiprocessors times the
-// blocks each holds).
-template <typename Kernel>
-LaunchGeometry with_walk_split(const LaunchGeometry& g, Kernel* kernel, int threads, int shared_bytes, long long columns,
-                               int walk, int policy_planes, int start_up) {
-  int device = 0, multiprocessors = 0, per_multiprocessor = 0;
-  TRAPEZE_CUDA_CHECK(cudaGetDevice(&device));
-  TRAPEZE_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-  TRAPEZE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, threads, shared_bytes));
-  LaunchGeometry split = g;
-  split.walk_planes = walk_planes_per_block(columns, walk, policy_planes, start_up,
-                                            static_cast<long long>(multiprocessors) * std::max(1, per_multiprocessor));
-  return split;
 }
 
 template <Stencil S>

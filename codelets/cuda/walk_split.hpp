@@ -1,8 +1,9 @@
 #pragma once
 // How far each block of a walking kernel walks (the register trapezoids,
 // plane_register_trapezoid_kernel.cuh, in 2-D along y, and
-// vector_trapezoid_kernel.cuh), chosen at launch so that a small region
-// still fills the GPU.
+// vector_trapezoid_kernel.cuh; the 3-D plane trapezoid,
+// plane_trapezoid_kernel.cuh, which box stencils such as Himeno's take),
+// chosen at launch so that a small region still fills the GPU.
 //
 // Why: a block walks its policy's planes (256 rows in 2-D), so a launch over
 // a tile of 2048^2 cells at k = 16 makes 10 columns of 9 blocks, 90 blocks

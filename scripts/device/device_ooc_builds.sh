@@ -8,14 +8,20 @@
 # run, and each may choose another plan): PLAN fixes the plan for every run
 # ("--height 180 --kernel-height 12", empty for automatic), so that the rows
 # compare the builds and not their choices.
-# Env: APP (jacobi2d), SIZE (16384), STEPS (512), CAP (MiB; default a quarter
-# of a float domain), ROUNDS (5), BUILDS, PLAN. JSON rows in $OUT/ooc_builds.jsonl.
+# Env: APP (jacobi2d), SIZE (16384; any --size, e.g. L for himeno, when CAP
+# is given), STEPS (512), CAP (MiB; default a quarter of a float SIZE² domain),
+# ROUNDS (5), BUILDS, PLAN. JSON rows in $OUT/ooc_builds.jsonl.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=${OUT:-/tmp/out}; mkdir -p "$out"
 app=${APP:-jacobi2d}; size=${SIZE:-16384}; steps=${STEPS:-512}; rounds=${ROUNDS:-5}
 builds=${BUILDS:-"$app ${app}-prev"}
-cap=${CAP:-$(( size * size * 4 / 1048576 / 4 ))}
+if [ -z "${CAP:-}" ]; then
+  [[ $size =~ ^[1-9][0-9]*$ ]] || { echo "device_ooc_builds: SIZE '$size' is not a whole number; give CAP (MiB) with it" >&2; exit 2; }
+  cap=$(( size * size * 4 / 1048576 / 4 ))
+else
+  cap=$CAP
+fi
 read -r -a plan <<< "${PLAN:-}"
 common=(--devices gpu --size "$size" --steps "$steps" --json)
 last_json() { grep '^{' | tail -1; }
@@ -23,13 +29,13 @@ home_of() { echo "$here/trapeze-home-$1"; }
 for b in $builds; do
   [ -x "$here/bin/$b" ] || { echo "device_ooc_builds: no program bin/$b (BUILDS='$builds')" >&2; exit 2; }
 done
-for value in "$size" "$steps" "$rounds" "$cap"; do
-  [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "device_ooc_builds: SIZE, STEPS, ROUNDS and CAP must be whole numbers > 0, got '$value'" >&2; exit 2; }
+for value in "$steps" "$rounds" "$cap"; do
+  [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "device_ooc_builds: STEPS, ROUNDS and CAP must be whole numbers > 0, got '$value'" >&2; exit 2; }
 done
 nvidia-smi -L
 for b in $builds; do
   mkdir -p "$(home_of "$b")"
-  TRAPEZE_HOME=$(home_of "$b") timeout 120 "$here/run.sh" "$b" --devices gpu --size 4096 --steps 16 --json > /dev/null 2>&1
+  TRAPEZE_HOME=$(home_of "$b") timeout 120 "$here/run.sh" "$b" --devices gpu --size "${PROFILE_SIZE:-4096}" --steps 16 --json > /dev/null 2>&1
 done
 rows=$out/ooc_builds.jsonl; : > "$rows"
 for round in $(seq "$rounds"); do

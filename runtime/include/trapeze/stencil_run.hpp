@@ -76,11 +76,6 @@ class StencilRun {
     tiles_.exchange_within_nodes(runtime, stage_codelet_.where == STARPU_CUDA);
     if (uses_cuda()) check_tiles_fit_gpus();
     if (out_of_core()) {
-      if (!distributed()) {
-        starpu_data_handle_t order = nullptr;
-        starpu_void_data_register(&order);
-        scatter_order_ = DataHandle(order, false);
-      }
       window_.guard_stalls(stall_seconds_from_environment(),
                            [memory = uses_cuda() ? gpu_memory_bytes() : 0.0](double idle) {
                              abandon_stalled_run(idle, memory);
@@ -447,8 +442,7 @@ class StencilRun {
       }
       if (extra) data.push_back(*extra);
       const int copying_rank = rank >= 0 ? rank : band.owner;
-      const int bands_at_once = streams_bands() ? 1 : bands_of_rank[static_cast<std::size_t>(copying_rank)];
-      const int threads = fixed_threads > 0 ? fixed_threads : copy_threads_per_band(band, bands_at_once);
+      const int threads = fixed_threads > 0 ? fixed_threads : copy_threads_per_band(band, bands_of_rank[static_cast<std::size_t>(copying_rank)]);
       const BandTransferArgs<T> args{&tiles_, &grid, b, release, threads, &copy_cores_};
       insert(codelet, data, &args, sizeof args, &on_copy_done, this, codelet->name, nullptr,
              rank >= 0 ? rank : band.owner);
@@ -476,23 +470,14 @@ class StencilRun {
     return std::clamp(std::min(by_bytes, by_cores), 1, 16);
   }
 
-  // Out of core the stages stream through the tiles in order, so the first
-  // can start once the first bands are in their tiles: bands are scattered
-  // one after another (each holds scatter_order_), not all at once on a core
-  // each. On an H200 the GPU of a capped jacobi2d run otherwise waited for the
-  // whole scatter, 55 ms of a 415 ms run (docs/PERF.md, 2026-11-27).
+  // Out of core the bands are scattered all at once, a share of the cores
+  // each: scattering them in order with every core each (so that the first
+  // stage could start on the first band) measured no faster, 0.98x and
+  // 1.03x in two head-to-head runs on an H200 (docs/PERF.md, 2026-11-27).
   void submit_scatter() {
-    const starpu_data_descr order{scatter_order_.get(), STARPU_RW};
-    submit_band_transfers(&scatter_codelet_, STARPU_W, tiles_.release_pages(), grid_,
-                          streams_bands() ? &order : nullptr);
+    submit_band_transfers(&scatter_codelet_, STARPU_W, tiles_.release_pages(), grid_);
     in_tiles_ = true;
   }
-  // Bands whose copies come one at a time, each on every copy core: out of
-  // core in one process (the constructor registers scatter_order_ only
-  // then), where the scatter is ordered (above) and the last stage releases
-  // its bands to the gather one after another (the last band's gather, on
-  // one core, took the run's last 50 ms).
-  bool streams_bands() const { return scatter_order_.get() != nullptr; }
   // Under MPI rank 0 gathers every tile (StarPU-MPI sends it the others'),
   // or each rank its own bands, and the tiles stay the run's home.
   void submit_gather(Collect collect) {
@@ -642,7 +627,6 @@ class StencilRun {
   CheckpointWriter checkpoint_write_;
   std::unique_ptr<Grid<T>> snapshot_;
   DataHandle snapshot_handle_;  // orders snapshots and their writers
-  DataHandle scatter_order_;    // out of core: orders the bands' scatters (streams_bands)
   std::atomic<Index> checkpoints_written_{-1};
   std::atomic<bool> checkpoint_failed_{false};
   std::mutex checkpoint_error_mutex_;
