@@ -121,6 +121,32 @@ TEST(GpuHeightModel, StreamedStagesAreTallButFitTheirShareOfTheGpu) {
             trapeze::predict_gpu_seconds_per_step(synthetic_model(), in_core, streamed.height, streamed.kernel_height));
 }
 
+// Out of core the model weighs the automatic tile against the larger tiles
+// of its halving: jacobi2d's 4096x2048 tile cannot take a stage of the
+// height its transfers need within a quarter of the capped GPU, so 2048^2
+// stays; a larger tile whose stage task fits is taken where it is predicted
+// faster (less ghost zone to move and recompute).
+TEST(GpuHeightModel, OutOfCoreTileIsTheAutomaticOneUnlessALargerFitsAndIsFaster) {
+  const GpuShape s = streamed_2d();
+  const std::vector<trapeze::Extent> tiles{{2048, 2048, 1}, {4096, 2048, 1}, {4096, 4096, 1}};
+  const auto kept = trapeze::choose_out_of_core_gpu_tile(synthetic_model(), s, tiles);
+  EXPECT_EQ(kept.tile, (trapeze::Extent{2048, 2048, 1}));
+  GpuShape alone = s;
+  alone.tile = tiles.front();
+  EXPECT_EQ(kept.heights.height, trapeze::choose_gpu_heights(synthetic_model(), alone).height);
+
+  GpuShape roomy = s;
+  roomy.task_device_budget *= 4;  // a GPU four times larger
+  const auto larger = trapeze::choose_out_of_core_gpu_tile(synthetic_model(), roomy, tiles);
+  EXPECT_NE(larger.tile, (trapeze::Extent{2048, 2048, 1}));
+  GpuShape chosen = roomy;
+  chosen.tile = larger.tile;
+  EXPECT_LE(trapeze::stage_task_device_bytes(chosen, larger.heights.height), roomy.task_device_budget);
+  alone.task_device_budget = roomy.task_device_budget;
+  EXPECT_LT(larger.heights.predicted_seconds_per_step,
+            trapeze::choose_gpu_heights(synthetic_model(), alone).predicted_seconds_per_step / 1.02);
+}
+
 class GpuModelCacheTest : public testing::Test {
  protected:
   std::filesystem::path file = std::filesystem::temp_directory_path() /

@@ -73,6 +73,29 @@ TEST(Tiling, GpuTilesBetweenRanks) {
   EXPECT_EQ(trapeze::choose_gpu_tile({4194304, 1, 1}, 1, 2), (Extent{1048576, 1, 1}));
 }
 
+// Out-of-core tiles: near cubes of at most the budget, equal sides halved
+// slowest first (rows stay long), then the larger tiles of the same halving.
+TEST(Tiling, OutOfCoreTilesKeepRowsLongAndListLargerOnes) {
+  const double mib = 1 << 20;
+  // Himeno L (64 device bytes a cell) under 448 MiB: an eighth is 56 MiB.
+  const auto himeno = trapeze::out_of_core_tiles({512, 256, 256}, 3, 64, 56 * mib, 2);
+  ASSERT_EQ(himeno.size(), 3U);
+  EXPECT_EQ(himeno[0], (Extent{128, 64, 64}));
+  EXPECT_EQ(himeno[1], (Extent{128, 128, 64}));
+  EXPECT_EQ(himeno[2], (Extent{128, 128, 128}));
+  EXPECT_EQ(trapeze::choose_out_of_core_tile({512, 256, 256}, 3, 64, 56 * mib), himeno[0]);
+  // jacobi2d float 16384^2 (8 bytes a cell) under 256 MiB.
+  const auto jacobi = trapeze::out_of_core_tiles({16384, 16384, 1}, 2, 8, 32 * mib, 2);
+  ASSERT_EQ(jacobi.size(), 3U);
+  EXPECT_EQ(jacobi[0], (Extent{2048, 2048, 1}));
+  EXPECT_EQ(jacobi[1], (Extent{4096, 2048, 1}));
+  EXPECT_EQ(jacobi[2], (Extent{4096, 4096, 1}));
+  // A domain that fits is its own tile, with nothing larger.
+  const auto whole = trapeze::out_of_core_tiles({100, 100, 1}, 2, 8, 32 * mib, 2);
+  ASSERT_EQ(whole.size(), 1U);
+  EXPECT_EQ(whole[0], (Extent{100, 100, 1}));
+}
+
 TEST(HaloPieces, PeriodicGhostWiderThanDomainIsRejected) {
   const trapeze::Tiling tiling({5, 40, 1}, 2, {5, 8, 1});
   try {

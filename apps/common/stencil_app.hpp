@@ -336,9 +336,13 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   const double cell_device_bytes = trapeze::device_cell_bytes<S>(grid.constant_planes());
   const bool out_of_core =
       trapeze::out_of_core_on_gpus(cell_device_bytes * static_cast<double>(grid.cells()), gpus, gpu_memory);
+  // The tile of an eighth and, for the GPU model to weigh, the two larger
+  // tiles of the same halving (trapeze/gpu_height_model.hpp).
+  std::vector<trapeze::Extent> out_of_core_tiles;
   if (out_of_core && options.tile == "auto") {
-    plan.tile = trapeze::choose_out_of_core_tile(grid.extent(), S::dims, cell_device_bytes,
-                                                 trapeze::out_of_core_tile_share * gpu_memory);
+    out_of_core_tiles = trapeze::out_of_core_tiles(grid.extent(), S::dims, cell_device_bytes,
+                                                   trapeze::out_of_core_tile_share * gpu_memory, 2);
+    plan.tile = out_of_core_tiles.front();
   }
   plan.stream_tiles = options.stream == "on" || (options.stream == "auto" && (out_of_core || !options.disk.empty()));
   plan.first_step = restarting ? first_step : 0;
@@ -353,19 +357,27 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   const bool auto_kernel_height = plan.kernel_height == 0;
   std::optional<trapeze::HeightDecision> decision;
   std::optional<trapeze::GpuHeightDecision> gpu_decision;
-  const trapeze::GpuShape gpu_shape{grid.extent(), S::dims, plan.tile, S::shape.radius, grid.boundary().kind, gpus,
-                                    run_steps, out_of_core ? trapeze::streamed_cell_bytes<S>(grid.constant_planes()) : 0.0,
-                                    out_of_core ? trapeze::host_gpu_seconds_per_byte() : 0.0,
-                                    out_of_core ? 2 * trapeze::out_of_core_tile_share * gpu_memory : 0.0, cell_device_bytes,
-                                    static_cast<double>(trapeze::updated_fields_of<S>) * sizeof(typename S::value_type)};
+  trapeze::GpuShape gpu_shape{grid.extent(), S::dims, plan.tile, S::shape.radius, grid.boundary().kind, gpus,
+                              run_steps, out_of_core ? trapeze::streamed_cell_bytes<S>(grid.constant_planes()) : 0.0,
+                              out_of_core ? trapeze::host_gpu_seconds_per_byte() : 0.0,
+                              out_of_core ? 2 * trapeze::out_of_core_tile_share * gpu_memory : 0.0, cell_device_bytes,
+                              static_cast<double>(trapeze::updated_fields_of<S>) * sizeof(typename S::value_type)};
   if (gpu_only && !options.sweep_height.empty()) {
     throw trapeze::InvalidArgument("--sweep-height sweeps CPU heights; with GPUs add --devices cpu, or run benchmarks/gpu_stencils");
   }
   if (gpu_only) {
     if (auto_height || auto_kernel_height) {
       gpu_decision = trapeze::decide_gpu_heights(runtime, stencil, name, gpu_shape);
-      gpu_decision->choice = trapeze::choose_gpu_heights(gpu_decision->costs, gpu_shape, auto_height ? 0 : plan.height,
-                                                         auto_kernel_height ? 0 : plan.kernel_height);
+      if (out_of_core_tiles.size() > 1) {
+        const trapeze::GpuTileChoice picked =
+            trapeze::choose_out_of_core_gpu_tile(gpu_decision->costs, gpu_shape, out_of_core_tiles,
+                                                 auto_height ? 0 : plan.height, auto_kernel_height ? 0 : plan.kernel_height);
+        plan.tile = gpu_shape.tile = picked.tile;
+        gpu_decision->choice = picked.heights;
+      } else {
+        gpu_decision->choice = trapeze::choose_gpu_heights(gpu_decision->costs, gpu_shape, auto_height ? 0 : plan.height,
+                                                           auto_kernel_height ? 0 : plan.kernel_height);
+      }
       plan.height = gpu_decision->choice.height;
       plan.kernel_height = gpu_decision->choice.kernel_height;
     }

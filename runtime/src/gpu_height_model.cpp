@@ -123,4 +123,20 @@ GpuHeightChoice choose_gpu_heights(const GpuCostModel& model, const GpuShape& sh
   return chosen;
 }
 
+GpuTileChoice choose_out_of_core_gpu_tile(const GpuCostModel& model, GpuShape shape, const std::vector<Extent>& tiles,
+                                          int height, int kernel_height) {
+  GpuTileChoice best;
+  bool found = false;
+  for (const Extent& tile : tiles) {
+    shape.tile = tile;
+    const GpuHeightChoice heights = choose_gpu_heights(model, shape, height, kernel_height);
+    if (found && shape.task_device_budget > 0 && stage_task_device_bytes(shape, heights.height) > shape.task_device_budget) continue;
+    if (!found || heights.predicted_seconds_per_step < best.heights.predicted_seconds_per_step / 1.02) {
+      best = {tile, heights};
+      found = true;
+    }
+  }
+  return best;
+}
+
 }  // namespace trapeze

@@ -1,6 +1,7 @@
 #include "trapeze/tile_size.hpp"
 
 #include <algorithm>
+#include <vector>
 
 namespace trapeze {
 
@@ -37,22 +38,32 @@ int gpu_tiles_per_gpu(const Extent& domain, int dims, int gpus, int ranks, Index
   return std::clamp(thick_enough, tiles_per_gpu, most_tiles_per_gpu_between_ranks);
 }
 
-Extent choose_out_of_core_tile(const Extent& domain, int dims, double cell_bytes, double budget_bytes) {
-  Extent tile = domain;
-  const auto bytes = [&] {
+std::vector<Extent> out_of_core_tiles(const Extent& domain, int dims, double cell_bytes, double budget_bytes, int larger) {
+  std::vector<Extent> halvings{domain};
+  const auto bytes = [&](const Extent& tile) {
     double cells = 1;
     for (int d = 0; d < dims; ++d) cells *= static_cast<double>(tile[d]);
     return cells * cell_bytes;
   };
-  while (bytes() > budget_bytes) {
+  while (bytes(halvings.back()) > budget_bytes) {
+    Extent tile = halvings.back();
     int longest = 0;
     for (int d = 1; d < dims; ++d) {
-      if (tile[d] > tile[longest]) longest = d;
+      if (tile[d] >= tile[longest]) longest = d;  // ties: the slowest dimension, so rows stay long
     }
     if (tile[longest] <= 1) break;
     tile[longest] = (tile[longest] + 1) / 2;
+    halvings.push_back(tile);
   }
-  return tile;
+  std::vector<Extent> tiles;
+  for (int i = static_cast<int>(halvings.size()) - 1; i >= 0 && static_cast<int>(tiles.size()) <= larger; --i) {
+    tiles.push_back(halvings[static_cast<std::size_t>(i)]);
+  }
+  return tiles;
+}
+
+Extent choose_out_of_core_tile(const Extent& domain, int dims, double cell_bytes, double budget_bytes) {
+  return out_of_core_tiles(domain, dims, cell_bytes, budget_bytes, 0).front();
 }
 
 }  // namespace trapeze

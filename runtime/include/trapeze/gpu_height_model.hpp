@@ -82,4 +82,18 @@ struct GpuHeightChoice {
 GpuHeightChoice choose_gpu_heights(const GpuCostModel& model, const GpuShape& shape, int height = 0,
                                    int kernel_height = 0);
 
+// Out of core the tile decides as much as the heights: of `tiles` (the
+// automatic tile first, then larger ones, out_of_core_tiles), the one whose
+// best (H, k) is predicted fastest, a larger one only where its stage task
+// fits the shape's task budget at that height and it is predicted more than
+// 2% faster. On Himeno L under a quarter of its arrays, 128x128x64 tiles at
+// H 12 ran 1.75x as fast as the near cubes of an eighth of the GPU's memory
+// (64x64x128, H 16; an H200, docs/PERF.md 2026-11-27).
+struct GpuTileChoice {
+  Extent tile{1, 1, 1};
+  GpuHeightChoice heights;
+};
+GpuTileChoice choose_out_of_core_gpu_tile(const GpuCostModel& model, GpuShape shape, const std::vector<Extent>& tiles,
+                                          int height = 0, int kernel_height = 0);
+
 }  // namespace trapeze

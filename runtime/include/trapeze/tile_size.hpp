@@ -2,6 +2,8 @@
 // A default tile size for CPUs: whole rows (long unit-stride inner loops and
 // no halo across x), the slowest dimension cut so each worker gets several
 // tiles to balance the load and overlap neighbouring stages.
+#include <vector>
+
 #include "trapeze/geometry.hpp"
 
 namespace trapeze {
@@ -70,7 +72,14 @@ int gpu_tiles_per_gpu(const Extent& domain, int dims, int gpus, int ranks, Index
 // cell), as near cubes as the domain allows, so the ghost zone of a tall
 // trapezoid adds as little as it can (seed 003 cuts along one dimension and
 // says its Himeno run could not raise k for that reason). Halves the longest
-// side until a tile fits.
+// side until a tile fits; of equal sides the slowest dimension's first, so
+// that rows stay long (Himeno's 128x128x32 tiles ran 1.37x its 64x64x128 on
+// an H200, docs/PERF.md 2026-11-27).
 Extent choose_out_of_core_tile(const Extent& domain, int dims, double cell_bytes, double budget_bytes);
+// The tile above, then up to `larger` tiles of the same halving before it
+// (each twice the one after): where a larger tile still fits a stage task of
+// the height it needs, the GPU height model may prefer it
+// (choose_out_of_core_gpu_tile).
+std::vector<Extent> out_of_core_tiles(const Extent& domain, int dims, double cell_bytes, double budget_bytes, int larger);
 
 }  // namespace trapeze
