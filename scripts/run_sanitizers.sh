@@ -34,13 +34,16 @@ case "$preset" in
     cd build-asan-ubsan
     # The MPI test is left out: it has not been tried under the sanitizers yet
     # (Open MPI's own allocations and threads would need suppressions first).
-    # So are two app tests that take 4 minutes each here and run paths other
-    # tests already take under the sanitizers (the release phase runs them
-    # all): every app's profile with --height auto (HeightCache.* and
-    # MeasuredHeight.* profile and measure), and a run killed at random moments
-    # (Checkpoint.Refuses* and Hdf5Fields.ARunContinued* write and read checkpoints).
+    # So are app tests that take minutes here and run paths other tests
+    # already take under the sanitizers (the release phase runs them all):
+    # every app's profile with --height auto (HeightCache.* and MeasuredHeight.*
+    # profile and measure), a run killed at random moments (Checkpoint.Refuses*
+    # writes and reads checkpoints), and every app's field written, read back
+    # and continued through HDF5 (100 s each here; Hdf5Fields.StepAttribute*
+    # and H5dumpReads* still write and read fields, Hdf5Fields.Rejects* reads
+    # short, garbage and foreign files, Checkpoint.Refuses* reads checkpoints).
     ctest --output-on-failure -j"$(nproc)" -LE 'gpu|mpi' \
-      -E '^Install\.|^AppCli\.EveryAppVerifiesWithAutoHeight$|^Checkpoint\.KilledAtRandomMoments' "$@"
+      -E '^Install\.|^AppCli\.EveryAppVerifiesWithAutoHeight$|^Checkpoint\.KilledAtRandomMoments|^Hdf5Fields\.(ARunContinued|EveryAppReadsBack)' "$@"
     ;;
   tsan)
     suites=(tiling_test partition_test scheduler_policies_test task_window_test peer_dependencies_test bad_input_test

@@ -73,6 +73,31 @@ TEST(Tiling, GpuTilesBetweenRanks) {
   EXPECT_EQ(trapeze::choose_gpu_tile({4194304, 1, 1}, 1, 2), (Extent{1048576, 1, 1}));
 }
 
+// One GPU in core: bands while the run is short against its host copies,
+// each band large and thick enough; one tile otherwise.
+TEST(Tiling, OneGpuTakesBandsWhereHostCopiesWeighOnTheRun) {
+  using trapeze::one_gpu_bands;
+  const double gib = 1 << 30;
+  // jacobi2d float 16384^2 (1 GiB): 512 steps at 0.35 ms predicted (0.18 s)
+  // against copies of about 0.21 s: 8 bands; 4096 steps (1.45 s) one tile.
+  EXPECT_EQ(one_gpu_bands({16384, 16384, 1}, 2, gib, 512 * 0.35e-3), trapeze::host_copy_bands);
+  EXPECT_EQ(one_gpu_bands({16384, 16384, 1}, 2, gib, 4096 * 0.35e-3), 1);
+  // The bound itself: just under it bands, at it one tile.
+  const double bound = trapeze::stepping_share_for_bands * gib * trapeze::host_copy_seconds_per_byte;
+  EXPECT_EQ(one_gpu_bands({16384, 16384, 1}, 2, gib, 0.99 * bound), trapeze::host_copy_bands);
+  EXPECT_EQ(one_gpu_bands({16384, 16384, 1}, 2, gib, bound), 1);
+  // Himeno L (14 arrays, 1.88 GB; 8 slabs of 32 planes, 4M cells each).
+  EXPECT_EQ(one_gpu_bands({512, 256, 256}, 3, 1.88e9, 0.1), 8);
+  // Himeno M: 8 slabs would hold 512K cells each, 4 hold 1M: one tile.
+  EXPECT_EQ(one_gpu_bands({256, 128, 128}, 3, 0.235e9, 0.01), 1);
+  // 4 bands where 8 would be too small or too thin.
+  EXPECT_EQ(one_gpu_bands({4096, 4096, 1}, 2, 0.067e9, 0.01), 4);      // 8 of 2M cells are too small
+  EXPECT_EQ(one_gpu_bands({262144, 160, 1}, 2, 0.168e9, 0.001), 4);   // 8 of 20 rows are too thin
+  EXPECT_EQ(one_gpu_bands({262144, 100, 1}, 2, 0.105e9, 0.001), 1);   // 4 of 25 rows too
+  // 1-D keeps one tile, however short the run.
+  EXPECT_EQ(one_gpu_bands({1 << 28, 1, 1}, 1, gib, 0.0), 1);
+}
+
 // Out-of-core tiles: near cubes of at most the budget, equal sides halved
 // slowest first (rows stay long), then the larger tiles of the same halving.
 TEST(Tiling, OutOfCoreTilesKeepRowsLongAndListLargerOnes) {

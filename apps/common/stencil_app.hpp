@@ -70,6 +70,15 @@ inline void check_generated_grid_options(const CommonOptions& options) {
 
 inline std::string checksum_text(std::uint64_t checksum) { return fmt::format("{:016x}", checksum); }
 
+// The grid's bytes in host memory: every updated field once and every
+// read-only field's planes (the report's domain_bytes).
+template <typename T>
+double host_grid_bytes(const trapeze::Grid<T>& grid) {
+  return static_cast<double>(grid.cells()) *
+         static_cast<double>(grid.updated_count() + grid.constant_count() * grid.constant_planes()) *
+         static_cast<double>(sizeof(T));
+}
+
 // Threads for a reference computed beside the run: every core in one
 // process; under MPI the rank's own share (its workers' cores).
 inline int reference_threads(const trapeze::Runtime& runtime) {
@@ -377,6 +386,18 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
       } else {
         gpu_decision->choice = trapeze::choose_gpu_heights(gpu_decision->costs, gpu_shape, auto_height ? 0 : plan.height,
                                                            auto_kernel_height ? 0 : plan.kernel_height);
+        // One GPU in core: bands of tiles where the single tile's host
+        // copies would weigh on a short run (trapeze/tile_size.hpp).
+        const int bands =
+            options.tile == "auto" && gpus == 1 && runtime.ranks() == 1 && !out_of_core
+                ? trapeze::one_gpu_bands(grid.extent(), S::dims, host_grid_bytes(grid),
+                                         gpu_decision->choice.predicted_seconds_per_step * static_cast<double>(run_steps))
+                : 1;
+        if (bands > 1) {
+          plan.tile = gpu_shape.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, 1, bands);
+          gpu_decision->choice = trapeze::choose_gpu_heights(gpu_decision->costs, gpu_shape, auto_height ? 0 : plan.height,
+                                                             auto_kernel_height ? 0 : plan.kernel_height);
+        }
       }
       plan.height = gpu_decision->choice.height;
       plan.kernel_height = gpu_decision->choice.kernel_height;
@@ -568,9 +589,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                              {"stepping_gcups", stepping_seconds ? nlohmann::json(stepping_gcups) : nlohmann::json(nullptr)},
                              {"predicted_exchange_bytes",
                               predicted_exchange_bytes ? nlohmann::json(*predicted_exchange_bytes) : nlohmann::json(nullptr)},
-                             {"domain_bytes", static_cast<double>(grid.cells()) *
-                                                  (grid.updated_count() + grid.constant_count() * grid.constant_planes()) *
-                                                  static_cast<double>(sizeof(typename S::value_type))}};
+                             {"domain_bytes", host_grid_bytes(grid)}};
     report.update(runtime_report(runtime));
     report.update(results);
     fmt::print("{}\n", report.dump());

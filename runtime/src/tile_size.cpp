@@ -29,6 +29,17 @@ Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu) {
 
 int default_tiles_per_gpu(int gpus) { return gpus == 1 ? 1 : tiles_per_gpu; }
 
+int one_gpu_bands(const Extent& domain, int dims, double host_bytes, double one_tile_stepping_seconds) {
+  if (dims < 2) return 1;
+  if (one_tile_stepping_seconds >= stepping_share_for_bands * host_bytes * host_copy_seconds_per_byte) return 1;
+  double cells = 1;
+  for (int d = 0; d < dims; ++d) cells *= static_cast<double>(domain[d]);
+  for (const int bands : {host_copy_bands, 4}) {
+    if (cells / bands >= least_band_cells && domain[dims - 1] / bands >= thinnest_band) return bands;
+  }
+  return 1;
+}
+
 int gpu_tiles_per_gpu(const Extent& domain, int dims, int gpus, int ranks, Index radius, double cell_bytes) {
   if (ranks <= 1 || gpus <= 1) return tiles_per_gpu;
   const double slab = static_cast<double>(domain[dims - 1]) / gpus;  // cut along the slowest dimension

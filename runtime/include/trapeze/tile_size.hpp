@@ -36,6 +36,38 @@ inline constexpr int tiles_per_gpu = 2;
 // h = 1 and 1.05x at its chosen 64/32. Several GPUs (whose strips overlap
 // the other tile's work) keep tiles_per_gpu.
 int default_tiles_per_gpu(int gpus);
+
+// ...but a single tile's host copies run one after another around the
+// stepping: the grid is scattered into the tile, uploaded, stepped,
+// downloaded and gathered (an H200's jacobi2d 16384^2, 512 steps: 200 of
+// 363 ms; docs/PERF.md 2026-11-27). Bands of tiles along the slowest
+// dimension overlap them: each band's scatter and upload with the stepping
+// of the bands already up, its download and gather with the last stages of
+// the others. Against one tile, without a cap (H200, interleaved medians of
+// 2, same date), 8 bands ran jacobi2d 16384^2 1.19x at 512 steps and 1.03x
+// at 2048, Himeno L 2.84x at 128 steps and 1.74x at 512, CIP 16384^2 1.79x
+// at 256; their stepping alone is slower (7% for jacobi2d, 26% for Himeno:
+// smaller launches, a ghost zone), so one tile wins again beyond about 3000
+// steps (both apps' break-even, fitted from the two run lengths). Bands are
+// taken while the one tile's predicted stepping is under
+// `stepping_share_for_bands` times its host copies, estimated at
+// `host_copy_seconds_per_byte` (jacobi2d's measured one-tile copies: 0.2 ns
+// a byte; Himeno's were 0.5, so its break-even comes later than estimated).
+// At that bound both apps are still ahead with bands.
+inline constexpr int host_copy_bands = 8;
+inline constexpr double host_copy_seconds_per_byte = 0.2e-9;
+inline constexpr double stepping_share_for_bands = 4;
+// A band's least size: launches of fewer cells leave the GPU part idle (on
+// an H200 Himeno's 16 slabs of 2M cells stepped slower than 8 of 4M), and
+// its least thickness along the slowest dimension, against the ghost zone.
+inline constexpr double least_band_cells = 4.0 * (1 << 20);
+inline constexpr Index thinnest_band = 32;
+// Bands for one GPU in core (1: one tile): host_copy_bands, or 4, where the
+// bands keep the sizes above and the run is short enough by the rule above;
+// `host_bytes` is the grid's size in host memory, `one_tile_stepping_seconds`
+// the GPU model's prediction for the whole run on one tile. 1-D domains keep
+// one tile (pathfinder's two tiles stepped 2.02x slower at h = 1).
+int one_gpu_bands(const Extent& domain, int dims, double host_bytes, double one_tile_stepping_seconds);
 // Slabs along the slowest dimension, `per_gpu` a GPU (0: default_tiles_per_gpu).
 Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu = 0);
 
