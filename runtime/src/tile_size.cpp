@@ -73,8 +73,4 @@ std::vector<Extent> out_of_core_tiles(const Extent& domain, int dims, double cel
   return tiles;
 }
 
-Extent choose_out_of_core_tile(const Extent& domain, int dims, double cell_bytes, double budget_bytes) {
-  return out_of_core_tiles(domain, dims, cell_bytes, budget_bytes, 0).front();
-}
-
 }  // namespace trapeze

@@ -106,9 +106,8 @@ int gpu_tiles_per_gpu(const Extent& domain, int dims, int gpus, int ranks, Index
 // says its Himeno run could not raise k for that reason). Halves the longest
 // side until a tile fits; of equal sides the slowest dimension's first, so
 // that rows stay long (Himeno's 128x128x32 tiles ran 1.37x its 64x64x128 on
-// an H200, docs/PERF.md 2026-11-27).
-Extent choose_out_of_core_tile(const Extent& domain, int dims, double cell_bytes, double budget_bytes);
-// The tile above, then up to `larger` tiles of the same halving before it
+// an H200, docs/PERF.md 2026-11-27). Returns that tile first, then up to
+// `larger` tiles of the same halving before it
 // (each twice the one after): where a larger tile still fits a stage task of
 // the height it needs, the GPU height model may prefer it
 // (choose_out_of_core_gpu_tile).
