@@ -86,8 +86,15 @@ TEST(Tiling, OneGpuTakesBandsWhereHostCopiesWeighOnTheRun) {
   const double bound = trapeze::stepping_share_for_bands * gib * trapeze::host_copy_seconds_per_byte;
   EXPECT_EQ(one_gpu_bands({16384, 16384, 1}, 2, gib, 0.99 * bound), trapeze::host_copy_bands);
   EXPECT_EQ(one_gpu_bands({16384, 16384, 1}, 2, gib, bound), 1);
-  // Himeno L (14 arrays, 1.88 GB; 8 slabs of 32 planes, 4M cells each).
-  EXPECT_EQ(one_gpu_bands({512, 256, 256}, 3, 1.88e9, 0.1), 8);
+  // Himeno L (14 arrays, 1.88 GB; 8 slabs of 32 planes, 4M cells each):
+  // 128 steps (0.107 s predicted) in slabs, 512 steps (0.43 s) one tile.
+  EXPECT_EQ(one_gpu_bands({512, 256, 256}, 3, 1.88e9, 0.107), 8);
+  EXPECT_EQ(one_gpu_bands({512, 256, 256}, 3, 1.88e9, 0.43), 1);
+  // jacobi3d 640^3 float (1.05 GB): 64 steps (0.024 s) in slabs; 512 steps
+  // (0.19 s), where slabs ran 0.90x, one tile. 2-D's share would take slabs.
+  EXPECT_EQ(one_gpu_bands({640, 640, 640}, 3, 1.05e9, 0.024), 8);
+  EXPECT_EQ(one_gpu_bands({640, 640, 640}, 3, 1.05e9, 0.19), 1);
+  EXPECT_LT(trapeze::stepping_share_for_bands_3d, trapeze::stepping_share_for_bands);
   // Himeno M: 8 slabs would hold 512K cells each, 4 hold 1M: one tile.
   EXPECT_EQ(one_gpu_bands({256, 128, 128}, 3, 0.235e9, 0.01), 1);
   // 4 bands where 8 would be too small or too thin.

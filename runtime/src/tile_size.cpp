@@ -31,7 +31,8 @@ int default_tiles_per_gpu(int gpus) { return gpus == 1 ? 1 : tiles_per_gpu; }
 
 int one_gpu_bands(const Extent& domain, int dims, double host_bytes, double one_tile_stepping_seconds) {
   if (dims < 2) return 1;
-  if (one_tile_stepping_seconds >= stepping_share_for_bands * host_bytes * host_copy_seconds_per_byte) return 1;
+  const double share = dims == 3 ? stepping_share_for_bands_3d : stepping_share_for_bands;
+  if (one_tile_stepping_seconds >= share * host_bytes * host_copy_seconds_per_byte) return 1;
   double cells = 1;
   for (int d = 0; d < dims; ++d) cells *= static_cast<double>(domain[d]);
   for (const int bands : {host_copy_bands, 4}) {

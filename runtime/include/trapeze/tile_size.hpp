@@ -46,17 +46,21 @@ int default_tiles_per_gpu(int gpus);
 // the others. Against one tile, without a cap (H200, interleaved medians of
 // 2, same date), 8 bands ran jacobi2d 16384^2 1.19x at 512 steps and 1.03x
 // at 2048, Himeno L 2.84x at 128 steps and 1.74x at 512, CIP 16384^2 1.79x
-// at 256; their stepping alone is slower (7% for jacobi2d, 26% for Himeno:
-// smaller launches, a ghost zone), so one tile wins again beyond about 3000
-// steps (both apps' break-even, fitted from the two run lengths). Bands are
-// taken while the one tile's predicted stepping is under
-// `stepping_share_for_bands` times its host copies, estimated at
-// `host_copy_seconds_per_byte` (jacobi2d's measured one-tile copies: 0.2 ns
-// a byte; Himeno's were 0.5, so its break-even comes later than estimated).
-// At that bound both apps are still ahead with bands.
+// at 256, hotspot 16384^2 2.16x at 256, jacobi3d 640^3 1.31x at 64 steps;
+// their stepping alone is slower (jacobi2d 7%; in 3-D much more: Himeno 26%,
+// slabs at H 2 against H 4, jacobi3d 60%, slabs at H 4 against H 8, which the
+// GPU model predicts as 8%), so one tile wins again beyond a run length
+// fitted from two: about 3100 steps for jacobi2d and Himeno, but 310 for
+// jacobi3d (at 512 steps its bands ran 0.90x). Bands are taken while the one
+// tile's predicted stepping is under `stepping_share_for_bands` (2-D) or
+// `stepping_share_for_bands_3d` times its host copies, estimated at
+// `host_copy_seconds_per_byte` (jacobi2d's and jacobi3d's measured one-tile
+// copies: 0.2 ns a byte; Himeno's were 0.5). The shares are those break-evens
+// rounded down (jacobi2d 4.5; jacobi3d 0.57, Himeno 7).
 inline constexpr int host_copy_bands = 8;
 inline constexpr double host_copy_seconds_per_byte = 0.2e-9;
 inline constexpr double stepping_share_for_bands = 4;
+inline constexpr double stepping_share_for_bands_3d = 0.5;
 // A band's least size: launches of fewer cells leave the GPU part idle (on
 // an H200 Himeno's 16 slabs of 2M cells stepped slower than 8 of 4M), and
 // its least thickness along the slowest dimension, against the ghost zone.
