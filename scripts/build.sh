@@ -2,6 +2,10 @@
 # Configures and builds Trapeze in build/ (running the set-up first when needed).
 set -euo pipefail
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+case "${TRAPEZE_BUILD_BENCHMARKS:-ON}" in
+  ON|OFF) ;;
+  *) echo "build.sh: TRAPEZE_BUILD_BENCHMARKS must be ON or OFF, got '${TRAPEZE_BUILD_BENCHMARKS}'" >&2; exit 2 ;;
+esac
 bash "$repo_root/scripts/setup.sh"
 export PKG_CONFIG_PATH="$repo_root/.deps/starpu/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 extra=()
