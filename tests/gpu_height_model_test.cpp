@@ -4,6 +4,7 @@
 // build or with bad numbers is not trusted.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -119,6 +120,25 @@ TEST(GpuHeightModel, StreamedStagesAreTallButFitTheirShareOfTheGpu) {
   // Transfers add to compute: the streamed run is predicted slower per step.
   EXPECT_GT(streamed.predicted_seconds_per_step,
             trapeze::predict_gpu_seconds_per_step(synthetic_model(), in_core, streamed.height, streamed.kernel_height));
+}
+
+// A streamed stage costs the larger of its compute and its transfers and
+// half the smaller, on either side of the balance.
+TEST(GpuHeightModel, StreamedStageCostsTheLongerOfComputeAndTransfersAndHalfTheShorter) {
+  GpuShape s = big_2d();
+  s.tile = {2048, 2048, 1};
+  s.steps = 64;  // one stage at H = 64
+  const double compute = trapeze::predict_gpu_seconds_per_step(synthetic_model(), s, 64, 8) * 64;
+  s.stream_bytes_per_cell = 4;
+  const double padded = (2048.0 + 128) * (2048.0 + 128) * 64;  // every tile with its ghost zone
+  for (const double seconds_per_byte : {1 / 100e9, 1 / 0.5e9}) {
+    s.stream_seconds_per_byte = seconds_per_byte;
+    const double stream = padded * 4 * seconds_per_byte;
+    const double expected = std::max(compute, stream) + trapeze::exposed_transfer_share * std::min(compute, stream);
+    EXPECT_NEAR(trapeze::predict_gpu_seconds_per_step(synthetic_model(), s, 64, 8) * 64, expected, expected * 1e-9);
+  }
+  EXPECT_GT(compute, padded * 4 / 100e9);  // the first case was compute-bound, the second transfer-bound
+  EXPECT_LT(compute, padded * 4 / 0.5e9);
 }
 
 // Out of core the model weighs the automatic tile against the larger tiles

@@ -67,13 +67,16 @@ double predict_gpu_seconds_per_step(const GpuCostModel& model, const GpuShape& s
         compute += model.launch_seconds + cells * k * cell_seconds(model, k);
       }
     }
-    // Streamed, a stage costs its compute plus its transfers (one way), not
-    // the larger of the two: measured on an H200 (jacobi2d 16384^2 under a
-    // quarter of its memory, 2026-11-27), a capped run cost the same plan in
-    // core plus about two thirds of its uploads' time, so heights that move
-    // fewer bytes win where the larger-of-two model saw a flat curve.
+    // Streamed, a stage's transfers (one way) overlap its compute, but not
+    // wholly: it costs the larger of the two and half the smaller. CIP
+    // 16384^2 under a quarter of its memory cost about its in-core time down
+    // to H 64, whose transfers the model puts at 0.88 of its compute, while
+    // jacobi2d's capped stages cost their plan in core plus about two thirds
+    // of their uploads (H100 2026-11-28, H200 2026-11-27). Compute plus
+    // transfers, the model before, put CIP at H 256: 0.84 of the best height
+    // measured (H 86), against H 128 now (docs/PERF.md).
     const double stream = streamed_cells * shape.stream_bytes_per_cell * shape.stream_seconds_per_byte;
-    seconds += compute + stream;
+    seconds += std::max(compute, stream) + exposed_transfer_share * std::min(compute, stream);
     done += stage;
   }
   // Tiles spread over the GPUs; each GPU runs its tasks one after another.

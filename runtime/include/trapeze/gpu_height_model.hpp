@@ -58,6 +58,10 @@ struct GpuShape {
 inline constexpr int max_gpu_height = 64;
 inline constexpr int max_out_of_core_height = 512;
 
+// Out of core, the share of a stage's compute or transfers, whichever is
+// smaller, that the other does not hide (predict_gpu_seconds_per_step).
+inline constexpr double exposed_transfer_share = 0.5;
+
 // Device bytes of one stage task at height H out of core (the bound above).
 double stage_task_device_bytes(const GpuShape& shape, int height);
 
@@ -71,10 +75,11 @@ struct GpuHeightChoice {
 };
 
 // Out of core a stage takes the longer of its compute and its transfers
-// (uploads, write-backs and kernels overlap, PACC's pipeline), so the
-// predicted time per step falls with H until the compute of a stage hides
-// its transfers, then rises with the ghost zone's redundant work: the
-// blocking factor k of seed 003 is that minimum.
+// (uploads, write-backs and kernels overlap, PACC's pipeline) and half the
+// shorter (the overlap is not whole), so the predicted time per step falls
+// with H until the compute of a stage hides its transfers, then rises with
+// the ghost zone's redundant work: the blocking factor k of seed 003 is
+// that minimum.
 // The fastest predicted (H, k), H a multiple of k up to 64 (512 out of core; and the step
 // count); within 1% of the fastest, the smallest H (less redundant work where
 // the prediction cannot tell). A non-zero `height` or `kernel_height` is kept
