@@ -128,18 +128,20 @@ GpuHeightChoice choose_gpu_heights(const GpuCostModel& model, const GpuShape& sh
 
 GpuTileChoice choose_out_of_core_gpu_tile(const GpuCostModel& model, GpuShape shape, const std::vector<Extent>& tiles,
                                           int height, int kernel_height) {
-  GpuTileChoice best;
-  bool found = false;
+  std::vector<GpuTileChoice> fitting;
   for (const Extent& tile : tiles) {
     shape.tile = tile;
     const GpuHeightChoice heights = choose_gpu_heights(model, shape, height, kernel_height);
-    if (found && shape.task_device_budget > 0 && stage_task_device_bytes(shape, heights.height) > shape.task_device_budget) continue;
-    if (!found || heights.predicted_seconds_per_step < best.heights.predicted_seconds_per_step / 1.02) {
-      best = {tile, heights};
-      found = true;
-    }
+    const bool fits = shape.task_device_budget <= 0 || stage_task_device_bytes(shape, heights.height) <= shape.task_device_budget;
+    if (fitting.empty() || fits) fitting.push_back({tile, heights});  // the automatic tile always stays a candidate
   }
-  return best;
+  double fastest = std::numeric_limits<double>::max();
+  for (const GpuTileChoice& c : fitting) fastest = std::min(fastest, c.heights.predicted_seconds_per_step);
+  GpuTileChoice chosen = fitting.front();
+  for (const GpuTileChoice& c : fitting) {
+    if (c.heights.predicted_seconds_per_step <= fastest * (1 + larger_tile_tolerance)) chosen = c;  // the largest such
+  }
+  return chosen;
 }
 
 }  // namespace trapeze

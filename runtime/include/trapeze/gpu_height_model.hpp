@@ -88,12 +88,17 @@ GpuHeightChoice choose_gpu_heights(const GpuCostModel& model, const GpuShape& sh
                                    int kernel_height = 0);
 
 // Out of core the tile decides as much as the heights: of `tiles` (the
-// automatic tile first, then larger ones, out_of_core_tiles), the one whose
-// best (H, k) is predicted fastest, a larger one only where its stage task
-// fits the shape's task budget at that height and it is predicted more than
-// 2% faster. On Himeno L under a quarter of its arrays, 128x128x64 tiles at
-// H 12 ran 1.75x as fast as the near cubes of an eighth of the GPU's memory
-// (64x64x128, H 16; an H200, docs/PERF.md 2026-11-27).
+// automatic tile first, then larger ones, out_of_core_tiles), the largest
+// whose stage task fits the shape's task budget at its best (H, k) and
+// whose prediction is within `larger_tile_tolerance` of the fastest. The
+// model does not see that smaller launches run slower per cell, and larger
+// tiles ran faster than it predicted in every app measured: on Himeno L
+// under a quarter of its arrays, 128x128x64 tiles at H 12 ran 1.75x as fast
+// as the near cubes of an eighth of the GPU's memory (64x64x128, H 16; an
+// H200, docs/PERF.md 2026-11-27); CIP 16384^2 under 1280 MiB ran 4096x2048
+// tiles at H 86 1.09x as fast as 2048^2 at H 128, predicted 0.1% slower (an
+// H100, 2026-11-28).
+inline constexpr double larger_tile_tolerance = 0.02;
 struct GpuTileChoice {
   Extent tile{1, 1, 1};
   GpuHeightChoice heights;
