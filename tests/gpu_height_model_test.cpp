@@ -216,6 +216,14 @@ TEST_F(GpuModelCacheTest, EntryFromAnotherBuildIsNotTrusted) {
   EXPECT_FALSE(trapeze::GpuModelCache(file, "build B").find("k"));
 }
 
+// A profile made on a smaller tile (a GPU capped by STARPU_LIMIT_CUDA_MEM)
+// is kept apart from the device's full profile, which every run may use.
+TEST(GpuProfileCacheKey, AProfileOnASmallerTileHasAKeyOfItsOwn) {
+  EXPECT_EQ(trapeze::gpu_profile_cache_key("H200/jacobi2d/float", 4096, 4096), "H200/jacobi2d/float");
+  EXPECT_EQ(trapeze::gpu_profile_cache_key("H200/jacobi2d/float", 1024, 4096), "H200/jacobi2d/float/side 1024");
+  EXPECT_NE(trapeze::gpu_profile_cache_key("k", 512, 4096), trapeze::gpu_profile_cache_key("k", 1024, 4096));
+}
+
 TEST_F(GpuModelCacheTest, CorruptFilesAndBadNumbersAreNotTrusted) {
   std::ofstream(file) << "{ not json";
   EXPECT_FALSE(trapeze::GpuModelCache(file, "b").find("k"));

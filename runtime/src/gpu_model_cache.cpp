@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <string>
 #include <utility>
 
 #include "trapeze/cost_model_cache.hpp"
@@ -19,6 +20,10 @@ constexpr int format_version = 1;
 bool positive_finite(const nlohmann::json& v) { return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0; }
 
 }  // namespace
+
+std::string gpu_profile_cache_key(const std::string& full_key, long long side, long long full_side) {
+  return side >= full_side ? full_key : full_key + "/side " + std::to_string(side);
+}
 
 GpuModelCache::GpuModelCache(std::filesystem::path file, std::string build)
     : file_(std::move(file)), build_(std::move(build)) {}

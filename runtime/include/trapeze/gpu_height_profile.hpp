@@ -48,6 +48,31 @@ double resident_seconds_per_step(Runtime& runtime, const S& stencil, Grid<typena
   return times[1];
 }
 
+// The side of the profile's filling tile: about 16 million cells in 1-D and
+// 2-D; 640^3 (262 million) in 3-D, where a block of the 16-byte trapezoid
+// walks 64 planes of a 128x32 box. Few waves of such blocks rank kernel
+// heights by how evenly each height's blocks happen to fill the last wave:
+// 256^3 gave the H100 under two waves (the profile chose k = 6, at 0.76 of
+// k = 3 on 512^3), and 384^3 about 3, where k = 3 came out 1.5% cheaper than
+// k = 4 per cell and step while 512^3 ran k = 4 5% faster (2026-11-27).
+// 640^3 is 11-13 waves for k = 2 to 4.
+template <Stencil S>
+constexpr Index gpu_profile_full_side() {
+  return S::dims == 1 ? Index{16} << 20 : S::dims == 2 ? 4096 : 640;
+}
+// Under a small STARPU_LIMIT_CUDA_MEM, smaller: the tile, its ghost zone at
+// k = 32 and a second one in flight must fit, or StarPU would evict and
+// fetch forever.
+template <Stencil S>
+Index gpu_profile_side(double memory_bytes) {
+  Index side = gpu_profile_full_side<S>();
+  while (side > 64 && memory_bytes > 0 &&
+         4.0 * device_cell_bytes<S>(1) * std::pow(static_cast<double>(side + 64), S::dims) > memory_bytes) {
+    side /= 2;
+  }
+  return side;
+}
+
 template <Stencil S>
 GpuCostModel profile_gpu_cost_model(Runtime& runtime, const S& stencil) {
   using T = typename S::value_type;
@@ -63,23 +88,8 @@ GpuCostModel profile_gpu_cost_model(Runtime& runtime, const S& stencil) {
     }
     return grid;
   };
-  // Every multiprocessor busy with many blocks: about 16 million cells in 1-D
-  // and 2-D; 640^3 (262 million) in 3-D, where a block of the 16-byte
-  // trapezoid walks 64 planes of a 128x32 box. Few waves of such blocks rank
-  // kernel heights by how evenly each height's blocks happen to fill the last
-  // wave: 256^3 gave the H100 under two waves (the profile chose k = 6, at
-  // 0.76 of k = 3 on 512^3), and 384^3 about 3, where k = 3 came out 1.5%
-  // cheaper than k = 4 per cell and step while 512^3 ran k = 4 5% faster
-  // (2026-11-27). 640^3 is 11-13 waves for k = 2 to 4.
-  // Under a small STARPU_LIMIT_CUDA_MEM, smaller: the tile, its ghost zone
-  // at k = 32 and a second one in flight must fit, or StarPU would evict
-  // and fetch forever.
-  Index fill_side = S::dims == 1 ? Index{16} << 20 : S::dims == 2 ? 4096 : 640;
-  const double memory = gpu_memory_bytes();
-  while (fill_side > 64 && memory > 0 &&
-         4.0 * device_cell_bytes<S>(1) * std::pow(static_cast<double>(fill_side + 64), S::dims) > memory) {
-    fill_side /= 2;
-  }
+  // Every multiprocessor busy with many blocks (gpu_profile_full_side).
+  const Index fill_side = gpu_profile_side<S>(gpu_memory_bytes());
   const Index tiny_side = S::dims == 1 ? 256 : S::dims == 2 ? 32 : 8;
   const Grid<T> fill = make_grid(fill_side), tiny = make_grid(tiny_side);
   GpuCostModel model;
@@ -123,10 +133,14 @@ template <Stencil S>
 GpuHeightDecision decide_gpu_heights(Runtime& runtime, const S& stencil, const std::string& app, const GpuShape& shape,
                                      const std::filesystem::path& cache_file = GpuModelCache::default_path()) {
   const GpuModelCache cache(cache_file, build_identity());
-  const std::string key = gpu_device_name() + "/" + app + "/" + element_type_name<typename S::value_type>();
+  const std::string full_key = gpu_device_name() + "/" + app + "/" + element_type_name<typename S::value_type>();
+  const std::string key =
+      gpu_profile_cache_key(full_key, gpu_profile_side<S>(gpu_memory_bytes()), gpu_profile_full_side<S>());
   GpuHeightDecision decision;
-  if (auto cached = cache.find(key)) {
+  if (auto cached = cache.find(full_key)) {
     decision.costs = *cached;
+  } else if (auto capped = key != full_key ? cache.find(key) : std::nullopt) {
+    decision.costs = *capped;
   } else {
     decision.costs = profile_gpu_cost_model(runtime, stencil);
     decision.profiled = true;

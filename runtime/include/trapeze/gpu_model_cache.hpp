@@ -11,6 +11,15 @@
 
 namespace trapeze {
 
+// A profile made under a small STARPU_LIMIT_CUDA_MEM fills the GPU with a
+// smaller tile, whose launches leave it part idle and rank the kernel heights
+// wrongly: cached under the device's own key, it steered later runs without a
+// cap too (jacobi2d 16384^2 in core chose H 7, k 1 after a capped --verify
+// run had profiled, 0.61 of its usual speed on an H200, docs/PERF.md
+// 2026-11-28). Such a profile gets a key of its own, naming its side; a run
+// under a cap still takes the full profile where one is cached.
+std::string gpu_profile_cache_key(const std::string& full_key, long long side, long long full_side);
+
 class GpuModelCache {
  public:
   GpuModelCache(std::filesystem::path file, std::string build);

@@ -60,4 +60,11 @@ inline bool out_of_core_on_gpus(double domain_device_bytes, int gpus, double mem
 // to keep a few more resident between stages.
 inline constexpr double out_of_core_tile_share = 1.0 / 8;
 
+// A stage task's share of a GPU when ghost zones are filled in host memory
+// (trapeze/stencil_run.hpp, fills_ghost_from_host): the GPU then holds the
+// task's tile, the next one arriving and the last one leaving, and no strips,
+// which is what the run's fit check allows (StencilRun::check_tiles_fit_gpus).
+// With strips the height model keeps a stage task to a quarter.
+inline constexpr double stage_task_share_with_host_ghosts = 1.0 / 3;
+
 }  // namespace trapeze

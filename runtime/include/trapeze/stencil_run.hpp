@@ -28,6 +28,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include "codelets/cpu/ghost_fill_cpu.hpp"
 #include "codelets/cpu/stage_cpu.hpp"
 #include "codelets/stage_args.hpp"
 #include "trapeze/cuda_stencils.hpp"
@@ -73,6 +74,7 @@ class StencilRun {
     if (plan.first_step < 0) throw InvalidArgument("first step must be >= 0, got " + std::to_string(plan.first_step));
     steps_submitted_ = plan.first_step;
     init_codelets();
+    if (ghost_from_host_) prepare_ghost_fills();
     tiles_.exchange_within_nodes(runtime, stage_codelet_.where == STARPU_CUDA);
     if (uses_cuda()) check_tiles_fit_gpus();
     if (out_of_core()) {
@@ -122,7 +124,7 @@ class StencilRun {
     const bool throttled = runtime_.submission_throttled();
     const PausedWorkers paused((uses_cpus() || !in_tiles_) && !throttled);
     if (!in_tiles_) submit_scatter();
-    if (!strips_current_) submit_publish();
+    if (!strips_current_ && !ghost_from_host_) submit_publish();
     pending_steps_ += steps;
     steps_requested_ += steps;
     window_.fill(submission, uses_cpus() && !throttled);
@@ -296,10 +298,10 @@ class StencilRun {
     const double memory = gpu_memory_bytes();
     const int gpus = gpus_of_run();
     if (memory <= 0 || tiles_.all_tiles_device_bytes(constant_fields_of<S>) <= memory * gpus) return;
-    const double task = tiles_.largest_task_device_bytes(constant_fields_of<S>);
+    const double task = tiles_.largest_task_device_bytes(constant_fields_of<S>, !ghost_from_host_);
     if (3 * task > memory) {
-      throw InvalidArgument("out of core, a stage task holds " + format_bytes(task) +
-                            " on a GPU (its tile with the ghost zone, and its strips), more than a third of the " +
+      throw InvalidArgument("out of core, a stage task holds " + format_bytes(task) + " on a GPU (its tile with the ghost zone" +
+                            (ghost_from_host_ ? std::string() : std::string(", and its strips")) + "), more than a third of the " +
                             format_bytes(memory) + " StarPU may use there (STARPU_LIMIT_CUDA_MEM); choose smaller "
                             "tiles or a smaller height");
     }
@@ -359,6 +361,11 @@ class StencilRun {
     publish_codelet_.cpu_funcs_name[0] = "publish_cpu";
     publish_codelet_.nbuffers = STARPU_VARIABLE_NBUFFERS;
     publish_codelet_.name = "publish";
+    starpu_codelet_init(&ghost_fill_codelet_);
+    ghost_fill_codelet_.cpu_funcs[0] = &fill_ghost_from_neighbours_cpu<T>;
+    ghost_fill_codelet_.cpu_funcs_name[0] = "fill_ghost_from_neighbours_cpu";
+    ghost_fill_codelet_.nbuffers = STARPU_VARIABLE_NBUFFERS;
+    ghost_fill_codelet_.name = "ghost_fill";
     for (auto [codelet, function, name] : {std::tuple{&scatter_codelet_, &scatter_band_cpu<T>, "scatter"},
                                            std::tuple{&gather_codelet_, &gather_band_cpu<T>, "gather"},
                                            std::tuple{&snapshot_codelet_, &gather_band_cpu<T>, "snapshot"},
@@ -573,15 +580,66 @@ class StencilRun {
     }
   }
 
+  // Out of core in one process without a disk node, every ghost zone is
+  // filled in host memory before its tile goes up (ghost_fill_cpu.hpp): the
+  // stages then read and publish no strips. On GPUs capped to a quarter of
+  // jacobi2d's domain, a pass's strips (2048^2 tiles at H 180: 377 MB) had
+  // outlived the pass on the GPU, where StarPU wrote them back and fetched
+  // them again, and 8192x1024 tiles at H 96 did not fit at all with them
+  // (docs/PERF.md, 2026-11-28). On CPUs the same path runs (what CI tests).
+  static bool fills_ghost_from_host(const Plan& plan, const Runtime& runtime, const TileOwners& owners) {
+    return plan.stream_tiles && !owners.distributed() && runtime.disk_node() < 0;
+  }
+  void prepare_ghost_fills() {
+    const HaloLayout& halo = tiles_.halo_layout();
+    for (int t = 0; t < tiling_.count(); ++t) {
+      TileLayout layout = tiles_.layout(t);
+      layout.input_destinations.clear();
+      layout.output_sources.clear();
+      stage_layouts_.push_back(std::move(layout));
+      std::vector<int> producers;
+      std::vector<GhostSource> sources;
+      for (int i : halo.tiles[t].inputs) {
+        const HaloPiece& piece = halo.pieces[static_cast<std::size_t>(i)];
+        auto found = std::find(producers.begin(), producers.end(), piece.producer);
+        if (found == producers.end()) found = producers.insert(producers.end(), piece.producer);
+        const int buffer = 1 + static_cast<int>(found - producers.begin());
+        sources.push_back({buffer, &tiles_.layout(piece.producer), piece.source, piece.destination});
+      }
+      ghost_producers_.push_back(std::move(producers));
+      ghost_sources_.push_back(std::move(sources));
+    }
+    // Two fills that share a tile run one after the other (one writes it, the
+    // other reads it): fills go in by the parity of their tile's coordinates,
+    // so those of one parity run side by side.
+    auto parity = [&](int t) {
+      const Extent c = tiling_.coordinates(t);
+      return (c[0] % 2) + 2 * (c[1] % 2) + 4 * (c[2] % 2);
+    };
+    for (int t = 0; t < tiling_.count(); ++t) fill_order_.push_back(t);
+    std::stable_sort(fill_order_.begin(), fill_order_.end(), [&](int a, int b) { return parity(a) < parity(b); });
+  }
+  void submit_ghost_fills() {
+    for (int t : fill_order_) {
+      if (ghost_sources_[static_cast<std::size_t>(t)].empty()) continue;
+      std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_RW}};
+      for (int q : ghost_producers_[static_cast<std::size_t>(t)]) data.push_back({tiles_.tile_handle(q), STARPU_R});
+      const GhostFillArgs args{&tiles_.layout(t), &ghost_sources_[static_cast<std::size_t>(t)]};
+      insert(&ghost_fill_codelet_, data, &args, sizeof args, &on_copy_done, this, "ghost fill");
+    }
+  }
+
   void submit_stage(int steps, bool publish) {
+    if (ghost_from_host_) submit_ghost_fills();
+    publish = publish && !ghost_from_host_;
     for (int t = 0; t < tiling_.count(); ++t) {
       std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_RW}};
       if (constant_fields_of<S> > 0) data.push_back({tiles_.constant_handle(t), STARPU_R});
       data.push_back({tiles_.scratch_handle(), STARPU_SCRATCH});
-      tiles_.append_inputs(t, read_version_, data);
+      if (!ghost_from_host_) tiles_.append_inputs(t, read_version_, data);
       if (publish) tiles_.append_outputs(t, 1 - read_version_, data);
-      const StageArgs<S> args{&tiles_.layout(t), &stencil_, steps, steps_submitted_, publish, plan_.mode,
-                              plan_.kernel_height};
+      const TileLayout* layout = ghost_from_host_ ? &stage_layouts_[static_cast<std::size_t>(t)] : &tiles_.layout(t);
+      const StageArgs<S> args{layout, &stencil_, steps, steps_submitted_, publish, plan_.mode, plan_.kernel_height};
       insert(&stage_codelet_, data, &args, sizeof args, &on_stage_done, &progress_[t], tiles_.name(t),
              &placements_[t], owner_rank(t));
       if (publish) submit_node_transfers(t, 1 - read_version_);
@@ -607,6 +665,13 @@ class StencilRun {
   std::vector<int> copy_cores_ = runtime_.cpu_worker_cores();  // where band copies' helper threads run
   starpu_codelet stage_codelet_{};
   starpu_codelet publish_codelet_{};
+  starpu_codelet ghost_fill_codelet_{};
+  // Out of core: ghost zones filled in host memory (fills_ghost_from_host).
+  const bool ghost_from_host_ = fills_ghost_from_host(plan_, runtime_, tiles_.owners());
+  std::vector<TileLayout> stage_layouts_;                // the tiles' layouts without strips
+  std::vector<std::vector<int>> ghost_producers_;        // per tile: the tiles its ghost zone reads
+  std::vector<std::vector<GhostSource>> ghost_sources_;  // per tile: its pieces, read from them
+  std::vector<int> fill_order_;
   starpu_codelet scatter_codelet_{};
   starpu_codelet gather_codelet_{};
   starpu_codelet snapshot_codelet_{};

@@ -219,14 +219,16 @@ class TileStore {
     for (const TileLayout& p : layouts_) total += tile_device_bytes(p, constant_fields);
     return total;
   }
-  // What the largest stage task holds on a GPU: its tile and the strips it
-  // reads and writes.
-  double largest_task_device_bytes(int constant_fields) const {
+  // What the largest stage task holds on a GPU: its tile and (`with_strips`)
+  // the strips it reads and writes.
+  double largest_task_device_bytes(int constant_fields, bool with_strips = true) const {
     double largest = 0;
     for (int t = 0; t < count(); ++t) {
       double strips = 0;
-      for (int i : layout_.tiles[t].inputs) strips += static_cast<double>(layout_.pieces[i].source.cells());
-      for (int i : layout_.tiles[t].outputs) strips += static_cast<double>(layout_.pieces[i].source.cells());
+      if (with_strips) {
+        for (int i : layout_.tiles[t].inputs) strips += static_cast<double>(layout_.pieces[i].source.cells());
+        for (int i : layout_.tiles[t].outputs) strips += static_cast<double>(layout_.pieces[i].source.cells());
+      }
       const double bytes = tile_device_bytes(layouts_[t], constant_fields) +
                            strips * layouts_[t].updated_fields * static_cast<double>(sizeof(T));
       largest = std::max(largest, bytes);
