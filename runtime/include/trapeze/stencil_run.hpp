@@ -67,7 +67,7 @@ class StencilRun {
       : runtime_(runtime), stencil_(stencil), grid_(grid), plan_(checked(plan, grid)),
         tiling_(grid.extent(), S::dims, plan.tile),
         tiles_(runtime, tiling_, S::shape, plan.height, stage_ghost(plan, tiling_, grid), grid, updated_fields_of<S>,
-               constant_fields_of<S>, owners_of(runtime, tiling_, plan)),
+               constant_fields_of<S>, owners_of(runtime, tiling_, plan), !fills_ghost_from_host(plan, runtime)),
         progress_(tiling_.count()),
         window_(window_capacity(plan, tiling_.count()), [this] { return submit_next_stage(); },
                 [this] { return pending_steps_ > 0; }) {
@@ -587,8 +587,9 @@ class StencilRun {
   // outlived the pass on the GPU, where StarPU wrote them back and fetched
   // them again, and 8192x1024 tiles at H 96 did not fit at all with them
   // (docs/PERF.md, 2026-11-28). On CPUs the same path runs (what CI tests).
-  static bool fills_ghost_from_host(const Plan& plan, const Runtime& runtime, const TileOwners& owners) {
-    return plan.stream_tiles && !owners.distributed() && runtime.disk_node() < 0;
+  static bool fills_ghost_from_host(const Plan& plan, const Runtime& runtime) {
+    const bool distributed = runtime.ranks() > 1 && plan.distribute;  // as owners_of
+    return plan.stream_tiles && !distributed && runtime.disk_node() < 0;
   }
   void prepare_ghost_fills() {
     const HaloLayout& halo = tiles_.halo_layout();
@@ -667,7 +668,7 @@ class StencilRun {
   starpu_codelet publish_codelet_{};
   starpu_codelet ghost_fill_codelet_{};
   // Out of core: ghost zones filled in host memory (fills_ghost_from_host).
-  const bool ghost_from_host_ = fills_ghost_from_host(plan_, runtime_, tiles_.owners());
+  const bool ghost_from_host_ = fills_ghost_from_host(plan_, runtime_);
   std::vector<TileLayout> stage_layouts_;                // the tiles' layouts without strips
   std::vector<std::vector<int>> ghost_producers_;        // per tile: the tiles its ghost zone reads
   std::vector<std::vector<GhostSource>> ghost_sources_;  // per tile: its pieces, read from them

@@ -64,7 +64,8 @@ class TileStore {
  public:
   // `ghost`: the ghost zone of a stage of `height` steps, at least ghost_width(shape, height).
   TileStore(Runtime& runtime, const Tiling& tiling, const StencilShape& shape, int height, const Extent& ghost,
-            const Grid<T>& grid, int updated_fields, int constant_fields, TileOwners owners = {})
+            const Grid<T>& grid, int updated_fields, int constant_fields, TileOwners owners = {},
+            bool strips_in_host_memory = true)
       : owners_(std::move(owners)), in_starpu_memory_(runtime.disk_node() >= 0), layout_(layout_within_memory(tiling, ghost, height, grid.boundary().kind,
                                      updated_fields, constant_fields, !in_starpu_memory_)) {
     const int dims = tiling.dims();
@@ -150,7 +151,11 @@ class TileStore {
     // page inside a timed task (see host_buffer.hpp).
     for (const HaloPiece& piece : layout_.pieces) {
       const auto count = static_cast<std::size_t>(updated_fields * piece.source.cells());
-      const bool used_here = owners_.local(piece.producer) || owners_.local(piece.consumer);
+      // A run whose ghost zones are filled from the tiles themselves
+      // (StencilRun::fills_ghost_from_host) never uses its strips: they get
+      // no buffer (jacobi2d's 4096x2048 tiles at H 180 would keep 0.57 GB).
+      const bool used_here =
+          strips_in_host_memory && (owners_.local(piece.producer) || owners_.local(piece.consumer));
       std::array<DataHandle, 2> versions;
       for (DataHandle& version : versions) {
         strip_buffers_.emplace_back(used_here ? count : 0);
