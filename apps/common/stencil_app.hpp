@@ -371,10 +371,10 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                               out_of_core ? trapeze::host_gpu_seconds_per_byte() : 0.0,
                               out_of_core ? 2 * trapeze::out_of_core_tile_share * gpu_memory : 0.0, cell_device_bytes,
                               static_cast<double>(trapeze::updated_fields_of<S>) * sizeof(typename S::value_type)};
-  // In one process without a disk node, streamed tiles fill their ghost
-  // zones in host memory and hold no strips on the GPU (trapeze/stencil_run.hpp):
-  // a stage task may then take the third of the GPU that the run's fit check allows.
-  if (out_of_core && runtime.ranks() == 1 && options.disk.empty()) {
+  // Streamed tiles that fill their ghost zones in host memory hold no strips
+  // on the GPU: a stage task may then take the third of the GPU that the
+  // run's fit check allows.
+  if (out_of_core && trapeze::StencilRun<S>::fills_ghost_from_host(plan, runtime)) {
     gpu_shape.strip_bytes_per_cell = 0;
     gpu_shape.task_device_budget = trapeze::stage_task_share_with_host_ghosts * gpu_memory;
   }

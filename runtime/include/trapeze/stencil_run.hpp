@@ -266,6 +266,18 @@ class StencilRun {
   NodeExchangeMode node_exchange() const { return tiles_.node_exchange().mode(); }
   int pieces_through_mailboxes() const { return tiles_.node_exchange().moved_pieces(); }
 
+  // Out of core in one process without a disk node, every ghost zone is
+  // filled in host memory before its tile goes up (ghost_fill_cpu.hpp): the
+  // stages then read and publish no strips. On GPUs capped to a quarter of
+  // jacobi2d's domain, a pass's strips (2048^2 tiles at H 180: 377 MB) had
+  // outlived the pass on the GPU, where StarPU wrote them back and fetched
+  // them again, and 8192x1024 tiles at H 96 did not fit at all with them
+  // (docs/PERF.md, 2026-11-28). On CPUs the same path runs (what CI tests).
+  static bool fills_ghost_from_host(const Plan& plan, const Runtime& runtime) {
+    const bool distributed = runtime.ranks() > 1 && plan.distribute;  // as owners_of
+    return plan.stream_tiles && !distributed && runtime.disk_node() < 0;
+  }
+
  private:
   struct TileProgress {
     StencilRun* run = nullptr;
@@ -580,17 +592,6 @@ class StencilRun {
     }
   }
 
-  // Out of core in one process without a disk node, every ghost zone is
-  // filled in host memory before its tile goes up (ghost_fill_cpu.hpp): the
-  // stages then read and publish no strips. On GPUs capped to a quarter of
-  // jacobi2d's domain, a pass's strips (2048^2 tiles at H 180: 377 MB) had
-  // outlived the pass on the GPU, where StarPU wrote them back and fetched
-  // them again, and 8192x1024 tiles at H 96 did not fit at all with them
-  // (docs/PERF.md, 2026-11-28). On CPUs the same path runs (what CI tests).
-  static bool fills_ghost_from_host(const Plan& plan, const Runtime& runtime) {
-    const bool distributed = runtime.ranks() > 1 && plan.distribute;  // as owners_of
-    return plan.stream_tiles && !distributed && runtime.disk_node() < 0;
-  }
   void prepare_ghost_fills() {
     const HaloLayout& halo = tiles_.halo_layout();
     for (int t = 0; t < tiling_.count(); ++t) {
