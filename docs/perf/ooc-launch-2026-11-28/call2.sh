@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Session 32, call 2: the scratch second buffer (session 28's patch) with a
-# stage task allowed 3/8 of the GPU (bin/*-scr; /tmp patch kept as
+# stage task allowed 3/8 of the GPU (bin/*-scr; the patch kept as
 # scratch-3of8.patch) against 761991b (bin/jacobi2d, bin/cip), on an H200.
 # Session 31 judged it on an H100, whose PCIe (26.8 GB/s a way, StarPU's
 # calibration) bound the large-tile plans; the H200's is about twice that.
