@@ -274,8 +274,11 @@ class StencilRun {
   // them again, and 8192x1024 tiles at H 96 did not fit at all with them
   // (docs/PERF.md, 2026-11-28). On CPUs the same path runs (what CI tests).
   static bool fills_ghost_from_host(const Plan& plan, const Runtime& runtime) {
-    const bool distributed = runtime.ranks() > 1 && plan.distribute;  // as owners_of
-    return plan.stream_tiles && !distributed && runtime.disk_node() < 0;
+    return plan.stream_tiles && !spread_over_ranks(plan, runtime) && runtime.disk_node() < 0;
+  }
+  // Whether the plan's tiles are shared among MPI ranks (owners_of).
+  static bool spread_over_ranks(const Plan& plan, const Runtime& runtime) {
+    return runtime.ranks() > 1 && plan.distribute;
   }
 
  private:
@@ -290,7 +293,7 @@ class StencilRun {
   // partitioner's cut for equal ranks); every rank computes the same.
   static TileOwners owners_of(const Runtime& runtime, const Tiling& tiling, const Plan& plan) {
     TileOwners owners;
-    if (runtime.ranks() <= 1 || !plan.distribute) return owners;
+    if (!spread_over_ranks(plan, runtime)) return owners;
     const Partition ranks(tiling, S::shape, std::vector<double>(static_cast<std::size_t>(runtime.ranks()), 1.0));
     for (int t = 0; t < tiling.count(); ++t) owners.rank_of_tile.push_back(ranks.owner_of(t));
     owners.rank = runtime.rank();
