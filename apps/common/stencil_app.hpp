@@ -372,8 +372,8 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                               out_of_core ? 2 * trapeze::out_of_core_tile_share * gpu_memory : 0.0, cell_device_bytes,
                               static_cast<double>(trapeze::updated_fields_of<S>) * sizeof(typename S::value_type)};
   // Streamed tiles that fill their ghost zones in host memory hold no strips
-  // on the GPU: a stage task may then take the third of the GPU that the
-  // run's fit check allows.
+  // on the GPU: a stage task may then take 0.3 of the GPU, a little less than
+  // the third the run's fit check allows (trapeze/out_of_core.hpp says why).
   if (out_of_core && trapeze::StencilRun<S>::fills_ghost_from_host(plan, runtime)) {
     gpu_shape.strip_bytes_per_cell = 0;
     gpu_shape.task_device_budget = trapeze::stage_task_share_with_host_ghosts * gpu_memory;

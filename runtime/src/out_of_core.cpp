@@ -63,8 +63,20 @@ double host_gpu_seconds_per_byte() {
     if (starpu_worker_get_type(static_cast<int>(w)) != STARPU_CUDA_WORKER) continue;
     const unsigned gpu = starpu_worker_get_memory_node(w);
     for (const auto& [from, to] : {std::pair{unsigned{STARPU_MAIN_RAM}, gpu}, std::pair{gpu, unsigned{STARPU_MAIN_RAM}}}) {
-      const double microseconds = starpu_transfer_predict(from, to, probe_bytes);
-      if (std::isfinite(microseconds) && microseconds > 0) slowest = std::max(slowest, microseconds * 1e-6 / probe_bytes);
+      // starpu_transfer_bandwidth is the bus calibration's own rate (MB/s,
+      // i.e. bytes per microsecond). starpu_transfer_predict, used before,
+      // multiplies a transfer's time by 2 x the GPU count (perfmodel_bus.c,
+      // a contention guess): on one GPU it counted every byte twice (26.8
+      // GB/s on an H100 calibrated at 53.6), and the blocking factor came
+      // out too tall: CIP 16384^2 under 1280 MiB on an H200 chose H 256 and
+      // ran 0.930 of in core, H 128 at the calibrated rate (docs/PERF.md,
+      // 2026-11-28, session 33).
+      const double bytes_per_microsecond = starpu_transfer_bandwidth(from, to);
+      const double latency = starpu_transfer_latency(from, to);
+      if (std::isfinite(bytes_per_microsecond) && bytes_per_microsecond > 0) {
+        const double microseconds = (std::isfinite(latency) ? latency : 0.0) + probe_bytes / bytes_per_microsecond;
+        slowest = std::max(slowest, microseconds * 1e-6 / probe_bytes);
+      }
     }
   }
   return slowest;

@@ -27,7 +27,8 @@ double stall_seconds_from_environment();
 
 // Seconds per byte between main memory and the slowest-linked GPU, the
 // slower direction, from StarPU's bus calibration (made once per machine and
-// kept under STARPU_HOME, like the height models' profiles); 0 without a GPU.
+// kept under STARPU_HOME, like the height models' profiles): its measured
+// rate, without starpu_transfer_predict's contention factor; 0 without a GPU.
 double host_gpu_seconds_per_byte();
 
 // Device bytes one cell of a stencil's grid takes: the tile interface's two
@@ -60,11 +61,17 @@ inline bool out_of_core_on_gpus(double domain_device_bytes, int gpus, double mem
 // to keep a few more resident between stages.
 inline constexpr double out_of_core_tile_share = 1.0 / 8;
 
-// A stage task's share of a GPU when ghost zones are filled in host memory
-// (trapeze/stencil_run.hpp, fills_ghost_from_host): the GPU then holds the
-// task's tile, the next one arriving and the last one leaving, and no strips,
-// which is what the run's fit check allows (StencilRun::check_tiles_fit_gpus).
+// A stage task's share of a GPU that the height model aims at when ghost
+// zones are filled in host memory (trapeze/stencil_run.hpp,
+// fills_ghost_from_host): the GPU then holds the task's tile, the next one
+// arriving and the last one leaving, and no strips. The run's fit check
+// refuses more than a third (StencilRun::check_tiles_fit_gpus); the model
+// leaves a tenth of the GPU beyond three such tasks to StarPU's own buffers
+// and its allocator's fragments. jacobi2d 16384^2 under 256 MiB on an H200
+// chose H 180 (0.32 of the GPU a task) with a third and ran 0.89-0.90 of in
+// core; with this share H 108, 0.94 (docs/PERF.md, 2026-11-28, session 33).
 // With strips the height model keeps a stage task to a quarter.
-inline constexpr double stage_task_share_with_host_ghosts = 1.0 / 3;
+inline constexpr double stage_task_share_with_host_ghosts = 0.3;
+static_assert(3 * stage_task_share_with_host_ghosts < 1, "three stage tasks in flight must leave StarPU room");
 
 }  // namespace trapeze
