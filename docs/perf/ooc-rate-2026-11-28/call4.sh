@@ -3,6 +3,7 @@
 # among the CPU workers rounding up (this tree) against one thread a band
 # (bin/*-copy1: TRAPEZE_COPY_THREADS=1, what the rule before gave 8 bands on
 # 15 workers), in core and capped; the automatic plans against in core.
+# The tree: dfc77f3 with copy-threads-round-up.patch (not adopted).
 set -uo pipefail
 cd gpu-bundle
 nvidia-smi -L | tee "$OUT/gpus.txt"
