@@ -1,0 +1,69 @@
+#pragma once
+// Skewed slabs: the out-of-core schedule that moves no ghost zone (seed 003,
+// PACC, streams chunks of a block plus a halo of r*k; this streams the same
+// chunks without the halo). The domain is cut along its slowest axis into
+// slabs of L planes, full in the other axes. A pass advances every plane by
+// k steps, one task a slab in order: task j, at its step t, updates the
+// planes [jL - r(t-1), (j+1)L - 1 - r(t-1)], the parallelogram of its slab
+// leaning back by r planes a step. What it leaves unfinished at its top is
+// finished by task j+1, which reads task j's planes at the step before from
+// the other buffer of the double-buffered fields (buffers by the parity of
+// the step). Every plane is updated once a step; a slab crosses PCIe once a
+// pass. Measured with a probe on an H200 (docs/PERF.md, 2026-11-28, session
+// 34): Himeno L under a quarter cap moved 7x fewer bytes than trapezoids.
+//
+// Needs a radius r >= 1 along the axis, L >= r, and a boundary along the
+// axis that does not wrap (a periodic one would read the far end at another
+// step).
+#include <utility>
+
+#include "trapeze/geometry.hpp"
+
+namespace trapeze {
+
+struct PlaneRange {
+  Index first = 0;
+  Index last = -1;
+  bool empty() const { return last < first; }
+  Index count() const { return empty() ? 0 : last - first + 1; }
+};
+
+class SkewedSlabs {
+ public:
+  // planes: the domain's extent along the axis; slab: L; height: k, the
+  // steps of a full pass; radius: r along the axis. Throws InvalidArgument
+  // naming a value out of range.
+  SkewedSlabs(Index planes, Index slab, Index height, Index radius);
+
+  int count() const { return count_; }
+  Index planes() const { return planes_; }
+  Index slab() const { return slab_; }
+  Index height() const { return height_; }
+  Index radius() const { return radius_; }
+
+  PlaneRange slab_planes(int j) const;
+  // Planes task j updates at its step t (1..steps of its pass).
+  PlaneRange updated(int j, Index t) const;
+  // Slabs task j reads or writes in a pass of `steps` steps: first, last.
+  std::pair<int, int> touched(int j, Index steps) const;
+  // The last task of a pass of `steps` steps that reads slab s: after it,
+  // slab s holds the pass's last step and can leave the GPU.
+  int last_task(int s, Index steps) const;
+  // Slabs a GPU holds at once: those a task touches, and the one the next
+  // task adds, arriving while it computes.
+  int resident_slabs() const;
+
+ private:
+  Index planes_, slab_, height_, radius_;
+  int count_;
+};
+
+// The slab width and pass height for a GPU budget: the fewest passes over
+// `steps` whose resident slabs fit `budget_bytes` at `plane_bytes` a plane
+// (a slab of L planes takes L * plane_bytes), then the widest slab that
+// keeps them (wider slabs launch fewer, larger kernels), then the lowest
+// pass height that keeps both (passes as even as they can be). Throws
+// InvalidArgument when not even L = r, k = 1 fits.
+SkewedSlabs choose_skewed_slabs(Index planes, Index radius, Index steps, double plane_bytes, double budget_bytes);
+
+}  // namespace trapeze

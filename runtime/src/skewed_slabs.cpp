@@ -1,0 +1,80 @@
+#include "trapeze/skewed_slabs.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "trapeze/error.hpp"
+
+namespace trapeze {
+
+namespace {
+
+Index ceil_div(Index a, Index b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+SkewedSlabs::SkewedSlabs(Index planes, Index slab, Index height, Index radius)
+    : planes_(planes), slab_(slab), height_(height), radius_(radius) {
+  if (planes < 1) throw InvalidArgument("skewed slabs need at least one plane, got " + std::to_string(planes));
+  if (radius < 1) throw InvalidArgument("skewed slabs need a radius >= 1 along their axis, got " + std::to_string(radius));
+  if (slab < radius || slab > planes) {
+    throw InvalidArgument("slab of " + std::to_string(slab) + " planes: must be from the radius (" +
+                          std::to_string(radius) + ") to the domain's " + std::to_string(planes) + " planes");
+  }
+  if (height < 1) throw InvalidArgument("skewed slabs need a pass height >= 1, got " + std::to_string(height));
+  count_ = static_cast<int>(ceil_div(planes, slab));
+}
+
+PlaneRange SkewedSlabs::slab_planes(int j) const {
+  return {j * slab_, std::min(planes_, (j + 1) * slab_) - 1};
+}
+
+PlaneRange SkewedSlabs::updated(int j, Index t) const {
+  const Index lean = radius_ * (t - 1);
+  const Index last = j == count_ - 1 ? planes_ - 1 : (j + 1) * slab_ - 1 - lean;
+  return {std::max<Index>(0, j * slab_ - lean), last};
+}
+
+std::pair<int, int> SkewedSlabs::touched(int j, Index steps) const {
+  const Index lowest = std::max<Index>(0, j * slab_ - radius_ * steps);
+  return {static_cast<int>(lowest / slab_), std::min(count_ - 1, j + 1)};
+}
+
+int SkewedSlabs::last_task(int s, Index steps) const {
+  return static_cast<int>(std::min<Index>(count_ - 1, s + ceil_div(radius_ * steps, slab_)));
+}
+
+int SkewedSlabs::resident_slabs() const {
+  return static_cast<int>(std::min<Index>(count_, ceil_div(radius_ * height_, slab_) + 3));
+}
+
+SkewedSlabs choose_skewed_slabs(Index planes, Index radius, Index steps, double plane_bytes, double budget_bytes) {
+  if (steps < 1) throw InvalidArgument("skewed slabs need steps >= 1, got " + std::to_string(steps));
+  const auto fits = [&](Index slab, Index height) {
+    const SkewedSlabs s(planes, slab, height, radius);
+    return static_cast<double>(s.resident_slabs()) * static_cast<double>(slab) * plane_bytes <= budget_bytes;
+  };
+  Index best_passes = 0, best_slab = 0;
+  for (Index slab = std::min(planes, std::max<Index>(radius, 1)); slab <= planes; ++slab) {
+    if (!fits(slab, 1)) continue;
+    // The tallest pass this slab fits: resident slabs grow with the height.
+    Index low = 1, high = steps;
+    while (low < high) {
+      const Index mid = (low + high + 1) / 2;
+      if (fits(slab, mid)) low = mid; else high = mid - 1;
+    }
+    const Index passes = ceil_div(steps, low);
+    if (best_slab == 0 || passes < best_passes || (passes == best_passes && slab > best_slab)) {
+      best_passes = passes;
+      best_slab = slab;
+    }
+  }
+  if (best_slab == 0) {
+    throw InvalidArgument("skewed slabs do not fit " + std::to_string(budget_bytes / 1048576.0) +
+                          " MiB: a slab of " + std::to_string(radius) + " planes takes " +
+                          std::to_string(plane_bytes * static_cast<double>(radius) / 1048576.0) + " MiB");
+  }
+  return SkewedSlabs(planes, best_slab, ceil_div(steps, best_passes), radius);
+}
+
+}  // namespace trapeze
