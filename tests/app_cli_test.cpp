@@ -95,6 +95,39 @@ TEST_F(AppCli, EveryAppVerifiesAtOddSizes) {
   }
 }
 
+// --skew runs the apps in skewed slabs (trapeze/skewed_run.hpp): verified
+// and with the same checksum as tiles, for a 3-D and a 2-D app; a value it
+// cannot use is one line naming it.
+TEST_F(AppCli, SkewedSlabsVerifyAndRefuseWhatTheyCannotRun) {
+  auto checksum_of = [](const Result& r) {
+    const std::string key = "\"checksum\":\"";
+    const auto at = r.out.find(key);
+    return at == std::string::npos ? std::string("none") : r.out.substr(at + key.size(), 16);
+  };
+  for (const std::string command : {"himeno --size 37x29x23 --steps 9 --skew 3:4", "cip --size 101x63 --steps 7 --skew 5:3",
+                                    "jacobi3d --size 21x19x17 --steps 6 --skew 2:6 --boundary constant:0.5"}) {
+    const std::string app = command.substr(0, command.find(' ')), arguments = command.substr(command.find(' ') + 1);
+    const Result skewed = run(app, arguments + " --verify --checksum --json");
+    const auto skew = arguments.find(" --skew "), skew_end = arguments.find(' ', skew + 8);
+    const Result tiled = run(app, arguments.substr(0, skew) +
+                                      (skew_end == std::string::npos ? "" : arguments.substr(skew_end)) +
+                                      " --height 2 --checksum --json");  // a height given: no profiling
+    ASSERT_EQ(skewed.exit_code, 0) << command << ": " << skewed.err;
+    ASSERT_EQ(tiled.exit_code, 0) << command << ": " << tiled.err;
+    EXPECT_NE(skewed.out.find("\"verified\":true"), std::string::npos) << skewed.out;
+    EXPECT_NE(skewed.out.find("\"skewed\":true"), std::string::npos) << skewed.out;
+    EXPECT_NE(checksum_of(skewed), "none") << skewed.out;
+    EXPECT_EQ(checksum_of(skewed), checksum_of(tiled)) << command;
+  }
+  const fs::path out = dir_ / "o.h5";
+  expect_clean_error(run("himeno", "--size XS --steps 4 --skew 4x8 --output " + out.string()), "4x8", out);
+  expect_clean_error(run("jacobi2d", "--size 64 --steps 4 --skew 4:2 --boundary periodic --output " + out.string()),
+                     "periodic", out);
+  expect_clean_error(run("jacobi2d", "--size 64 --steps 4 --skew auto --devices cpu --output " + out.string()),
+                     "auto", out);
+  expect_clean_error(run("pathfinder", "--size 1000 --steps 4 --skew 4:2 --output " + out.string()), "4:2", out);
+}
+
 // Issue 13: all stages submitted up front made memory grow with the step
 // count (10^5 steps of this run took 6.9 GB); through the task window it is
 // flat, and the result is still the reference's bit for bit.

@@ -10,6 +10,7 @@
 // (CTest shows it as skipped, not passed).
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -23,6 +24,7 @@
 #include "stencils/life_bits.hpp"
 #include "stencils/pathfinder.hpp"
 #include "trapeze/runtime.hpp"
+#include "trapeze/skewed_run.hpp"
 #include "weighted_box.hpp"
 
 namespace {
@@ -272,6 +274,46 @@ TEST(GpuEquality, StreamedTiles) {
   run_cases(apps::Hotspot::for_grid(203, 301), streamed(cases_2d({301, 203, 1}, 13)));
   run_cases(apps::Cip<float>{}, streamed(cases_2d({301, 203, 1}, 13)), "dmda", velocities_of_both_signs<float>);
   run_cases(apps::Jacobi3D<float>{}, streamed(cases_3d()));
+}
+
+// Skewed slabs (trapeze/skewed_run.hpp) with their CUDA task: bit for bit,
+// slabs that do and do not divide the domain, passes that do not divide the
+// steps, a first step of either parity, read-only fields left in the slabs
+// (Himeno, HotSpot) and copied into the window (CIP).
+template <trapeze::Stencil S>
+void expect_skewed_on_gpu_matches(const S& stencil, const Extent& extent, Boundary boundary, bool both_signs = false) {
+  using T = typename S::value_type;
+  trapeze::Runtime runtime({"dmda", 2, 1});
+  if (runtime.cuda_worker_count() == 0) GTEST_SKIP() << "no CUDA worker (no GPU or STARPU_NCUDA=0): GPU test skipped";
+  trapeze::Grid<T> start(extent, S::dims, trapeze::updated_fields_of<S>, trapeze::constant_fields_of<S>, 1, boundary);
+  tests::randomise(start, tests::fresh_seed());
+  if (both_signs) tests::velocities_of_both_signs(start);
+  const int axis = trapeze::reference::skewed_axis(S::dims);
+  const trapeze::Index planes = extent[axis], radius = S::shape.radius[axis];
+  struct Pass {
+    trapeze::Index slab, height, steps, first_step;
+  };
+  for (const Pass p : {Pass{radius, 1, 4, 0}, Pass{3, 4, 11, 1}, Pass{planes, 3, 8, 3}, Pass{4, 9, 23, 2}}) {
+    SCOPED_TRACE("slab " + std::to_string(p.slab) + " height " + std::to_string(p.height));
+    trapeze::Grid<T> expected = start, skewed = start;
+    trapeze::reference::advance(stencil, expected, p.steps, p.first_step);
+    trapeze::SkewedRun run(runtime, stencil, skewed, trapeze::SkewedSlabs(planes, p.slab, p.height, radius),
+                           StageDevices::gpu);
+    run.advance(p.steps, p.first_step);
+    for (int f = 0; f < start.updated_count(); ++f) {
+      ASSERT_EQ(std::memcmp(expected.updated(f).data(), skewed.updated(f).data(), sizeof(T) * start.cells()), 0)
+          << "field " << f;
+    }
+  }
+}
+
+TEST(GpuEquality, SkewedSlabs) {
+  expect_skewed_on_gpu_matches(apps::Jacobi2D<float>{}, {301, 203, 1}, Boundary::clamp());
+  expect_skewed_on_gpu_matches(apps::Jacobi3D<float>{}, {45, 37, 29}, Boundary::constant(0.75));
+  expect_skewed_on_gpu_matches(apps::Himeno{}, {37, 29, 23}, Boundary::clamp());
+  expect_skewed_on_gpu_matches(apps::Cip<float>{}, {101, 63, 1}, Boundary::clamp(), true);
+  expect_skewed_on_gpu_matches(apps::Hotspot::for_grid(203, 301), {301, 203, 1}, Boundary::clamp());
+  expect_skewed_on_gpu_matches(apps::Life{}, {301, 203, 1}, Boundary::constant(0));
 }
 
 TEST(GpuSanitizer, SmallCasesOfEveryApp) {

@@ -83,6 +83,10 @@ void add_common_options(CLI::App& cli, CommonOptions& o, const AppDefaults& defa
                  "domain exceeds the GPUs' memory or --disk is given), on or off")
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->capture_default_str();
+  cli.add_option("--skew", o.skew,
+                 "out-of-core without ghost zones: skewed slabs along the slowest axis instead of tiles; off, auto "
+                 "(the fewest passes that fit the GPU) or L:k (slabs of L planes, passes of k steps)")
+      ->capture_default_str();
   cli.add_flag("--checksum", o.checksum,
                "report an exact checksum of the final fields (a sum of hashes of every cell's position and bits, "
                "the same whatever the tiles, devices or ranks)");

@@ -35,6 +35,7 @@ struct CommonOptions : RunReportOptions {
   std::string png;
   std::string disk;         // directory of a StarPU disk node: tiles beyond STARPU_LIMIT_CPU_MEM go there
   std::string stream = "auto";  // write tiles back after each stage: auto (when out-of-core), on, off
+  std::string skew = "off";     // skewed slabs instead of tiles: off, auto, L:k (apps/common/skewed_option.hpp)
   bool checksum = false;    // report trapeze::FieldChecksum of the final fields
   bool no_grid = false;     // a generated grid: values only in the tiles (apps/common/generated_grid.hpp)
 };

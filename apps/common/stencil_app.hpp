@@ -21,6 +21,7 @@
 #include "hdf5_fields.hpp"
 #include "peak_memory.hpp"
 #include "png_image.hpp"
+#include "skewed_option.hpp"
 #include "text_io.hpp"
 #include "trapeze/field_checksum.hpp"
 #include "trapeze/gpu_height_profile.hpp"
@@ -30,6 +31,7 @@
 #include "trapeze/reference.hpp"
 #include "trapeze/reference_in_bands.hpp"
 #include "trapeze/runtime.hpp"
+#include "trapeze/skewed_run.hpp"
 #include "trapeze/stencil_run.hpp"
 #include "trapeze/task_window.hpp"
 
@@ -355,6 +357,10 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   }
   plan.stream_tiles = options.stream == "on" || (options.stream == "auto" && (out_of_core || !options.disk.empty()));
   plan.first_step = restarting ? first_step : 0;
+  // Skewed slabs (--skew) replace tiles and heights: a slab is the tile, a
+  // pass's steps the height.
+  const std::optional<trapeze::SkewedSlabs> skewed =
+      skewed_slabs_for<S>(options, grid, gpus, gpu_memory, run_steps, runtime.ranks());
   // A stage never holds more steps than the run: a larger height would only
   // widen the ghost zone (--height 99999 --steps 5 runs with h = 5).
   if (run_steps > 0 && plan.height > run_steps) plan.height = static_cast<int>(run_steps);
@@ -381,7 +387,13 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   if (gpu_only && !options.sweep_height.empty()) {
     throw trapeze::InvalidArgument("--sweep-height sweeps CPU heights; with GPUs add --devices cpu, or run benchmarks/gpu_stencils");
   }
-  if (gpu_only) {
+  if (skewed) {
+    const int axis = trapeze::reference::skewed_axis(S::dims);
+    plan.tile = grid.extent();
+    plan.tile[axis] = skewed->slab();
+    plan.height = static_cast<int>(skewed->height());
+    plan.kernel_height = 1;
+  } else if (gpu_only) {
     if (auto_height || auto_kernel_height) {
       gpu_decision = trapeze::decide_gpu_heights(runtime, stencil, name, gpu_shape);
       if (out_of_core_tiles.size() > 1) {
@@ -457,7 +469,14 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   std::optional<double> stepping_seconds;
   std::optional<double> predicted_exchange_bytes;
   std::string node_exchange = "mpi";
-  {
+  if (skewed) {
+    trapeze::SkewedRun<S> run(runtime, stencil, grid, *skewed, devices);
+    const auto start = std::chrono::steady_clock::now();
+    run.advance(run_steps, plan.first_step);
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    progress.finish(seconds);
+    if (options.checksum) checksum = trapeze::checksum_of(grid);
+  } else {
     trapeze::StencilRun<S> run(runtime, stencil, grid, plan);
     if (run.pieces_through_mailboxes() > 0) node_exchange = trapeze::to_string(run.node_exchange());
     add_checkpoints(run);
@@ -587,6 +606,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                              {"collect_seconds", collect_seconds},
                              {"node_exchange", runtime.ranks() > 1 ? nlohmann::json(node_exchange) : nlohmann::json(nullptr)},
                              {"out_of_core", out_of_core},
+                             {"skewed", skewed.has_value()},
                              {"stream_tiles", plan.stream_tiles},
                              {"gpu_memory_bytes", gpu_memory},
                              {"checksum", checksum ? nlohmann::json(checksum_text(*checksum)) : nlohmann::json(nullptr)},

@@ -31,6 +31,10 @@ struct Himeno {
   // The original's read-only arrays a[4], b[3], c[3], wrk1 and bnd.
   static constexpr int constant_fields = 12;
   enum Constant { a0, a1, a2, a3, b0, b1, b2, c0, c1, c2, wrk1, bnd };
+  // Every read-only array is read at the updated cell only (a[..][i][j][k]):
+  // kernels keep them out of shared memory, and skewed slabs leave them in
+  // place (trapeze/stencil.hpp).
+  static constexpr bool constants_at_cell_only = true;
 
   float omega = 0.8f;
 

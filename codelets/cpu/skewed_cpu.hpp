@@ -126,3 +126,69 @@ void skewed_task_cpu(void* buffers[], void* cl_arg) {
 }
 
 }  // namespace trapeze
+
+namespace trapeze {
+
+// What a skewed run's scatter and gather tasks copy between the grid and one
+// slab: the grid's fields (row-major, unpadded), the parity buffer the slab
+// holds them in.
+template <typename T>
+struct SkewedCopyArgs {
+  const SkewedGeometry* geometry;
+  T* const* updated;         // the grid's updated fields
+  const T* const* constants;  // the grid's read-only fields
+  int slab;
+  int parity;                // the buffer the grid's step goes to (scatter) or comes from (gather)
+};
+
+// Calls copy(grid row index, slab cell index) for every row of slab s.
+template <typename Copy>
+void for_each_slab_row(const SkewedGeometry& g, int s, Copy copy) {
+  const bool has_y = g.axis == 2;
+  const Index rows = has_y ? g.domain[1] : 1, nx = g.domain[0];
+  for (Index p = 0; p < g.planes_of(s); ++p) {
+    const Index plane = s * g.slab + p;
+    for (Index y = 0; y < rows; ++y) {
+      const Index grid_row = has_y ? nx * (y + g.domain[1] * plane) : nx * plane;
+      copy(grid_row, p * g.plane_cells + (has_y ? (y + g.radius[1]) * g.plane_row : 0) + g.radius[0]);
+    }
+  }
+}
+
+// Buffers: the slab's updated buffer (W), [its read-only buffer (W)].
+template <typename T>
+void skewed_scatter_cpu(void* buffers[], void* cl_arg) {
+  SkewedCopyArgs<T> args;
+  starpu_codelet_unpack_args(cl_arg, &args);
+  const SkewedGeometry& g = *args.geometry;
+  const Index planes = g.planes_of(args.slab), nx = g.domain[0];
+  T* updated = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[0]));
+  T* fixed = g.constant_fields > 0 ? reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[1])) : nullptr;
+  for_each_slab_row(g, args.slab, [&](Index grid_row, Index at) {
+    for (int f = 0; f < g.updated_fields; ++f) {
+      std::copy_n(args.updated[f] + grid_row, nx,
+                  updated + (args.parity * g.updated_fields + f) * planes * g.plane_cells + at);
+    }
+    for (int c = 0; c < g.constant_fields; ++c) {
+      std::copy_n(args.constants[c] + grid_row, nx, fixed + c * planes * g.plane_cells + at);
+    }
+  });
+}
+
+// Buffers: the slab's updated buffer (R).
+template <typename T>
+void skewed_gather_cpu(void* buffers[], void* cl_arg) {
+  SkewedCopyArgs<T> args;
+  starpu_codelet_unpack_args(cl_arg, &args);
+  const SkewedGeometry& g = *args.geometry;
+  const Index planes = g.planes_of(args.slab), nx = g.domain[0];
+  const T* updated = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[0]));
+  for_each_slab_row(g, args.slab, [&](Index grid_row, Index at) {
+    for (int f = 0; f < g.updated_fields; ++f) {
+      std::copy_n(updated + (args.parity * g.updated_fields + f) * planes * g.plane_cells + at, nx,
+                  args.updated[f] + grid_row);
+    }
+  });
+}
+
+}  // namespace trapeze

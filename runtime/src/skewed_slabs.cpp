@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 
 #include "trapeze/error.hpp"
 
@@ -48,33 +49,40 @@ int SkewedSlabs::resident_slabs() const {
   return static_cast<int>(std::min<Index>(count_, ceil_div(radius_ * height_, slab_) + 3));
 }
 
-SkewedSlabs choose_skewed_slabs(Index planes, Index radius, Index steps, double plane_bytes, double budget_bytes) {
+SkewedSlabs choose_skewed_slabs(Index planes, Index radius, Index steps, double plane_bytes, double budget_bytes,
+                                Index min_slab, int max_touched) {
   if (steps < 1) throw InvalidArgument("skewed slabs need steps >= 1, got " + std::to_string(steps));
   const auto fits = [&](Index slab, Index height) {
     const SkewedSlabs s(planes, slab, height, radius);
+    if (max_touched > 0 && std::min<Index>(s.count(), ceil_div(radius * height, slab) + 2) > max_touched) return false;
     return static_cast<double>(s.resident_slabs()) * static_cast<double>(slab) * plane_bytes <= budget_bytes;
   };
-  Index best_passes = 0, best_slab = 0;
-  for (Index slab = std::min(planes, std::max<Index>(radius, 1)); slab <= planes; ++slab) {
-    if (!fits(slab, 1)) continue;
-    // The tallest pass this slab fits: resident slabs grow with the height.
-    Index low = 1, high = steps;
-    while (low < high) {
-      const Index mid = (low + high + 1) / 2;
-      if (fits(slab, mid)) low = mid; else high = mid - 1;
+  const auto best_from = [&](Index narrowest) -> std::pair<Index, Index> {  // slab, passes; slab 0: none fits
+    Index best_passes = 0, best_slab = 0;
+    for (Index slab = std::max(narrowest, radius); slab <= planes; ++slab) {
+      if (!fits(slab, 1)) continue;
+      // The tallest pass this slab fits: resident slabs grow with the height.
+      Index low = 1, high = steps;
+      while (low < high) {
+        const Index mid = (low + high + 1) / 2;
+        if (fits(slab, mid)) low = mid; else high = mid - 1;
+      }
+      const Index passes = ceil_div(steps, low);
+      if (best_slab == 0 || passes < best_passes || (passes == best_passes && slab > best_slab)) {
+        best_passes = passes;
+        best_slab = slab;
+      }
     }
-    const Index passes = ceil_div(steps, low);
-    if (best_slab == 0 || passes < best_passes || (passes == best_passes && slab > best_slab)) {
-      best_passes = passes;
-      best_slab = slab;
-    }
-  }
-  if (best_slab == 0) {
+    return {best_slab, best_passes};
+  };
+  auto [slab, passes] = best_from(std::min(std::max<Index>(min_slab, 1), planes));
+  if (slab == 0) std::tie(slab, passes) = best_from(1);
+  if (slab == 0) {
     throw InvalidArgument("skewed slabs do not fit " + std::to_string(budget_bytes / 1048576.0) +
                           " MiB: a slab of " + std::to_string(radius) + " planes takes " +
                           std::to_string(plane_bytes * static_cast<double>(radius) / 1048576.0) + " MiB");
   }
-  return SkewedSlabs(planes, best_slab, ceil_div(steps, best_passes), radius);
+  return SkewedSlabs(planes, slab, ceil_div(steps, passes), radius);
 }
 
 }  // namespace trapeze

@@ -10,6 +10,7 @@
 // its codelets beside the CPU ones. No kernel code from the stencil's author.
 #include <typeinfo>
 
+#include "codelets/cuda/skewed_cuda.cuh"
 #include "codelets/cuda/stage_cuda.cuh"
 #include "trapeze/cuda_ipc.cuh"  // halo pieces between ranks of a node, GPU to GPU
 #include "trapeze/cuda_stencils.hpp"
@@ -18,5 +19,6 @@
 #define TRAPEZE_CUDA_CONCAT(a, b) TRAPEZE_CUDA_CONCAT_INNER(a, b)
 #define TRAPEZE_CUDA_STENCIL(...)                                                                      \
   [[maybe_unused]] static const bool TRAPEZE_CUDA_CONCAT(trapeze_cuda_stencil_registered_, __COUNTER__) = \
-      ::trapeze::register_cuda_stencil(typeid(__VA_ARGS__),                                           \
-                                       ::trapeze::CudaStencilFunctions{&::trapeze::cuda::stage_cuda<__VA_ARGS__>});
+      ::trapeze::register_cuda_stencil(typeid(__VA_ARGS__), ::trapeze::CudaStencilFunctions{          \
+                                           &::trapeze::cuda::stage_cuda<__VA_ARGS__>,                    \
+                                           &::trapeze::cuda::skewed_task_cuda<__VA_ARGS__>});

@@ -22,6 +22,9 @@ namespace trapeze {
 
 struct CudaStencilFunctions {
   starpu_cuda_func_t stage = nullptr;  // a trapezoid stage (codelets/stage_args.hpp's buffers)
+  // A skewed-slab task (codelets/skewed_args.hpp's buffers), registered with
+  // the stage by TRAPEZE_CUDA_STENCIL.
+  starpu_cuda_func_t skewed_task = nullptr;
   // Of an in-place sweep (trapeze/sweep.hpp), registered the same way by
   // TRAPEZE_CUDA_SWEEP (trapeze/cuda_sweep.cuh): one sweep of a tile
   // (codelets/sweep_args.hpp's buffers).

@@ -19,4 +19,4 @@
 #define TRAPEZE_CUDA_SWEEP(...)                                                                              \
   [[maybe_unused]] static const bool TRAPEZE_CUDA_SWEEP_CONCAT(trapeze_cuda_sweep_registered_, __COUNTER__) = \
       ::trapeze::register_cuda_stencil(typeid(__VA_ARGS__),                                                 \
-                                       ::trapeze::CudaStencilFunctions{nullptr, &::trapeze::cuda::sweep_tile_cuda<__VA_ARGS__>});
+                                       ::trapeze::CudaStencilFunctions{nullptr, nullptr, &::trapeze::cuda::sweep_tile_cuda<__VA_ARGS__>});

@@ -9,24 +9,29 @@
 //   trapeze::SkewedRun run(runtime, Himeno{}, grid, trapeze::SkewedSlabs(256, 8, 32, 1));
 //   run.advance(128);  // grid now holds step 128
 //
-// CPU workers only so far: the CUDA implementation of the task is the next
-// step (docs/ARCHITECTURE.md, "Skewed slabs").
+// The task has a CPU and, where the program registered the stencil with
+// TRAPEZE_CUDA_STENCIL, a CUDA implementation (codelets/cpu/skewed_cpu.hpp,
+// codelets/cuda/skewed_cuda.cuh); `devices` says where tasks may run, as
+// Plan::devices does for stages.
 #include <starpu.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "codelets/cpu/skewed_cpu.hpp"
 #include "codelets/skewed_args.hpp"
+#include "trapeze/cuda_stencils.hpp"
 #include "trapeze/data_handle.hpp"
 #include "trapeze/error.hpp"
 #include "trapeze/grid.hpp"
-#include "trapeze/host_buffer.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/skewed_reference.hpp"
 #include "trapeze/skewed_slabs.hpp"
+#include "trapeze/out_of_core.hpp"
 #include "trapeze/stencil.hpp"
+#include "trapeze/task_window.hpp"
 
 namespace trapeze {
 
@@ -35,9 +40,9 @@ class SkewedRun {
  public:
   using T = typename S::value_type;
 
-  SkewedRun(Runtime& runtime, const S& stencil, Grid<T>& grid, const SkewedSlabs& slabs)
+  SkewedRun(Runtime& runtime, const S& stencil, Grid<T>& grid, const SkewedSlabs& slabs,
+            StageDevices devices = StageDevices::automatic)
       : stencil_(stencil), grid_(grid), slabs_(slabs), geometry_(geometry_of(grid, slabs)) {
-    (void)runtime;  // StarPU is up while it lives
     if (grid.boundary().kind == BoundaryKind::periodic) {
       throw InvalidArgument("skewed slabs need a boundary that does not wrap, got periodic");
     }
@@ -45,11 +50,52 @@ class SkewedRun {
       throw InvalidArgument("skewed slabs do not take time-varying read-only fields (" +
                             std::to_string(grid.constant_planes()) + " planes)");
     }
+    for (starpu_codelet* copy : {&scatter_codelet_, &gather_codelet_}) {
+      starpu_codelet_init(copy);
+      copy->where = STARPU_CPU;
+      copy->nbuffers = STARPU_VARIABLE_NBUFFERS;
+    }
+    scatter_codelet_.cpu_funcs[0] = &skewed_scatter_cpu<T>;
+    scatter_codelet_.name = "skewed_scatter";
+    gather_codelet_.cpu_funcs[0] = &skewed_gather_cpu<T>;
+    gather_codelet_.name = "skewed_gather";
     starpu_codelet_init(&codelet_);
     codelet_.cpu_funcs[0] = &skewed_task_cpu<S>;
     codelet_.cpu_funcs_name[0] = "skewed_task_cpu";
     codelet_.nbuffers = STARPU_VARIABLE_NBUFFERS;
     codelet_.name = "skewed";
+    const CudaStencilFunctions* cuda = cuda_functions_of<S>();
+    const bool has_cuda = cuda && cuda->skewed_task && runtime.cuda_worker_count() > 0;
+    codelet_.where = codelet_where(devices, has_cuda, "skewed slabs");
+    if (codelet_.where & STARPU_CUDA) {
+      if (!(codelet_.where & STARPU_CPU) && runtime.cuda_worker_count() == 1) {
+        gpu_node_ = starpu_worker_get_memory_node(starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0));
+      }
+      codelet_.cuda_funcs[0] = cuda->skewed_task;
+      codelet_.cuda_flags[0] = STARPU_CUDA_ASYNC;
+      // The CUDA task's slab pointers travel to its kernels by value
+      // (codelets/cuda/skewed_cuda.cuh, skewed_max_slabs).
+      const int most = most_touched();
+      if (most > max_cuda_slabs) {
+        throw InvalidArgument("a skewed task on a GPU touches at most " + std::to_string(max_cuda_slabs) +
+                              " slabs; slabs of " + std::to_string(slabs_.slab()) + " planes at height " +
+                              std::to_string(slabs_.height()) + " touch " + std::to_string(most) +
+                              ": choose wider slabs");
+      }
+    }
+  }
+
+  // Most slabs a task on a GPU may touch (skewed_max_slabs of the CUDA task).
+  static constexpr int max_cuda_slabs = 120;
+
+  // Device bytes of a task's window (its scratch buffer): both parities of
+  // the updated fields, and the read-only fields the stencil reads off its
+  // cell, over the planes of the slabs it touches and the ring beyond the
+  // domain's ends.
+  std::size_t window_cells() const {
+    const Index planes = most_touched() * slabs_.slab() + 2 * geometry_.radius[geometry_.axis];
+    const int fields = 2 * geometry_.updated_fields + (constants_at_cell_only_of<S> ? 0 : geometry_.constant_fields);
+    return static_cast<std::size_t>(fields * planes * geometry_.plane_cells);
   }
   SkewedRun(const SkewedRun&) = delete;
   SkewedRun& operator=(const SkewedRun&) = delete;
@@ -61,25 +107,68 @@ class SkewedRun {
     if (steps < 0) throw InvalidArgument("steps must be >= 0, got " + std::to_string(steps));
     if (first_step < 0) throw InvalidArgument("first step must be >= 0, got " + std::to_string(first_step));
     if (steps == 0) return;
-    scatter(first_step);
+    // The slabs live in StarPU's memory alone (allocated where first
+    // written): CPU tasks copy the grid in, one a slab, while the first
+    // slabs' tasks already run, and copy the result out as slabs finish.
     {
       std::vector<DataHandle> updated, read_only;
+      grid_updated_.clear();
+      grid_constants_.clear();
+      for (int f = 0; f < geometry_.updated_fields; ++f) grid_updated_.push_back(grid_.updated(f).data());
+      for (int c = 0; c < geometry_.constant_fields; ++c) grid_constants_.push_back(grid_.constant(c).data());
+      end_step_ = first_step + steps;
       for (int s = 0; s < slabs_.count(); ++s) {
-        updated.push_back(DataHandle::vector(updated_homes_[s].data(), updated_homes_[s].size(), sizeof(T), true));
+        const std::size_t cells = static_cast<std::size_t>(geometry_.planes_of(s) * geometry_.plane_cells);
+        updated.push_back(DataHandle::vector(nullptr, 2 * geometry_.updated_fields * cells, sizeof(T), false));
         if (geometry_.constant_fields > 0) {
-          read_only.push_back(DataHandle::vector(constant_homes_[s].data(), constant_homes_[s].size(), sizeof(T), false));
+          read_only.push_back(DataHandle::vector(nullptr, geometry_.constant_fields * cells, sizeof(T), false));
         }
+        std::vector<starpu_data_descr> data{{updated[s].get(), STARPU_W}};
+        if (geometry_.constant_fields > 0) data.push_back({read_only[s].get(), STARPU_W});
+        copy_task(scatter_codelet_, data, {&geometry_, grid_updated_.data(), grid_constants_.data(), s,
+                                           static_cast<int>(first_step % 2)});
       }
-      for (Index done = 0; done < steps; done += slabs_.height()) {
-        const Index pass_steps = std::min(slabs_.height(), steps - done);
-        for (int j = 0; j < slabs_.count(); ++j) submit(j, first_step + done, pass_steps, updated, read_only);
+      const DataHandle window = DataHandle::vector(nullptr, window_cells(), sizeof(T), false);
+      // Tasks enter StarPU a few at a time (trapeze/task_window.hpp): each
+      // depends on the one before, so more in StarPU would only hold memory.
+      const Index passes = (steps + slabs_.height() - 1) / slabs_.height();
+      const Index total = passes * slabs_.count();
+      Index next = 0;
+      TaskWindow window_of_tasks(
+          task_window_capacity,
+          [&] {
+            const Index pass = next / slabs_.count(), done = pass * slabs_.height();
+            submit(static_cast<int>(next % slabs_.count()), first_step + done,
+                   std::min(slabs_.height(), steps - done), updated, read_only, window, window_of_tasks);
+            return ++next < total;
+          },
+          [&] { return next < total; });
+      if (codelet_.where & STARPU_CUDA) {
+        window_of_tasks.guard_stalls(stall_seconds_from_environment(),
+                                     [memory = gpu_memory_bytes()](double idle) { abandon_stalled_run(idle, memory); });
       }
-      // Unregistering waits for the tasks and brings each slab home.
+      {
+        const auto submission = window_of_tasks.lock_submission();
+        window_of_tasks.fill(submission, false);
+      }
+      // The gathers are the window's tasks too (submitted after each slab's
+      // last task): when it is done, the grid holds the result.
+      window_of_tasks.wait_until_done();
     }
-    gather(first_step + steps);
   }
 
+
  private:
+  // The most slabs one task of a full pass touches.
+  int most_touched() const {
+    int most = 0;
+    for (int j = 0; j < slabs_.count(); ++j) {
+      const auto [first, last] = slabs_.touched(j, slabs_.height());
+      most = std::max(most, last - first + 1);
+    }
+    return most;
+  }
+
   static SkewedGeometry geometry_of(const Grid<T>& grid, const SkewedSlabs& slabs) {
     SkewedGeometry g;
     g.domain = grid.extent();
@@ -100,66 +189,30 @@ class SkewedRun {
     return g;
   }
 
-  // Cell (x, y) of a padded plane; the plane's place along the axis is apart.
-  Index padded_at(Index x, Index y) const {
-    return (x + geometry_.radius[0]) + geometry_.plane_row * (geometry_.axis == 2 ? y + geometry_.radius[1] : 0);
-  }
-
-  // Calls visit(slab, plane within it, grid index of the plane's row y's first cell, padded index) for every row.
-  template <typename Visit>
-  void for_each_row(Visit visit) const {
-    const Index rows = geometry_.axis == 2 ? geometry_.domain[1] : 1;
-    for (int s = 0; s < slabs_.count(); ++s) {
-      for (Index p = 0; p < geometry_.planes_of(s); ++p) {
-        const Index plane = s * geometry_.slab + p;
-        for (Index y = 0; y < rows; ++y) {
-          const Index grid_row = geometry_.axis == 2 ? grid_.linear(0, y, plane) : grid_.linear(0, plane, 0);
-          visit(s, p, grid_row, padded_at(0, y));
-        }
-      }
+  // A scatter or gather task; `counted` (a gather) completes in the window.
+  void copy_task(starpu_codelet& codelet, std::vector<starpu_data_descr>& data, const SkewedCopyArgs<T>& args,
+                 TaskWindow* counted = nullptr) {
+    if (counted) counted->task_submitted();
+    const int rc = counted ? starpu_task_insert(&codelet, STARPU_VALUE, &args, sizeof args, STARPU_DATA_MODE_ARRAY,
+                                                data.data(), static_cast<int>(data.size()),
+                                                STARPU_CALLBACK_WITH_ARG_NFREE, &on_task_done, counted, STARPU_NAME,
+                                                codelet.name, 0)
+                           : starpu_task_insert(&codelet, STARPU_VALUE, &args, sizeof args, STARPU_DATA_MODE_ARRAY,
+                                                data.data(), static_cast<int>(data.size()), STARPU_NAME, codelet.name, 0);
+    if (rc != 0) {
+      if (counted) counted->task_not_submitted();
+      throw RuntimeError("starpu_task_insert", rc);
     }
   }
 
-  void scatter(Index first_step) {
-    const SkewedGeometry& g = geometry_;
-    updated_homes_.clear();
-    constant_homes_.clear();
-    for (int s = 0; s < slabs_.count(); ++s) {
-      const std::size_t cells = static_cast<std::size_t>(g.planes_of(s) * g.plane_cells);
-      updated_homes_.emplace_back(2 * g.updated_fields * cells);
-      std::fill_n(updated_homes_.back().data(), updated_homes_.back().size(), T{});
-      if (g.constant_fields > 0) constant_homes_.emplace_back(g.constant_fields * cells);
-    }
-    const Index nx = g.domain[0];
-    for_each_row([&](int s, Index p, Index grid_row, Index padded) {
-      const Index planes = g.planes_of(s);
-      for (int f = 0; f < g.updated_fields; ++f) {
-        T* home = updated_homes_[s].data() + (((first_step % 2) * g.updated_fields + f) * planes + p) * g.plane_cells;
-        std::copy_n(grid_.updated(f).data() + grid_row, nx, home + padded);
-      }
-      for (int c = 0; c < g.constant_fields; ++c) {
-        T* home = constant_homes_[s].data() + (c * planes + p) * g.plane_cells;
-        std::copy_n(grid_.constant(c).data() + grid_row, nx, home + padded);
-      }
-    });
-  }
+  // Tasks in StarPU at once: the one running and the next two, their new
+  // slabs on the way (prefetched at submission).
+  static constexpr Index task_window_capacity = 3;
 
-  void gather(Index last_step) {
-    const SkewedGeometry& g = geometry_;
-    const Index nx = g.domain[0];
-    for_each_row([&](int s, Index p, Index grid_row, Index padded) {
-      const Index planes = g.planes_of(s);
-      for (int f = 0; f < g.updated_fields; ++f) {
-        const T* home = updated_homes_[s].data() + (((last_step % 2) * g.updated_fields + f) * planes + p) * g.plane_cells;
-        std::copy_n(home + padded, nx, grid_.updated(f).data() + grid_row);
-      }
-    });
-    updated_homes_.clear();
-    constant_homes_.clear();
-  }
+  static void on_task_done(void* window) { static_cast<TaskWindow*>(window)->task_done(); }
 
   void submit(int j, Index first_step, Index steps, const std::vector<DataHandle>& updated,
-              const std::vector<DataHandle>& read_only) {
+              const std::vector<DataHandle>& read_only, const DataHandle& window, TaskWindow& tasks) {
     const auto [first_slab, last_slab] = slabs_.touched(j, steps);
     const PlaneRange range = slabs_.updated(j, 1);
     SkewedTaskArgs<S> args{&geometry_, &stencil_, first_slab, last_slab, j, first_step, steps,
@@ -169,9 +222,37 @@ class SkewedRun {
       data.push_back({updated[s].get(), s <= j ? STARPU_RW : STARPU_R});
     }
     for (int s = first_slab; s <= last_slab && !read_only.empty(); ++s) data.push_back({read_only[s].get(), STARPU_R});
+    data.push_back({window.get(), STARPU_SCRATCH});
+    // The task's newest slab starts its trip to the GPU now, while the tasks
+    // before it run: the tasks form a chain, so StarPU would fetch it only
+    // once this one is ready.
+    if (gpu_node_ >= 0) {
+      starpu_data_prefetch_on_node(updated[last_slab].get(), gpu_node_, 1);
+      if (!read_only.empty()) starpu_data_prefetch_on_node(read_only[last_slab].get(), gpu_node_, 1);
+    }
+    tasks.task_submitted();
     const int rc = starpu_task_insert(&codelet_, STARPU_VALUE, &args, sizeof args, STARPU_DATA_MODE_ARRAY, data.data(),
-                                      static_cast<int>(data.size()), STARPU_NAME, "skewed", 0);
-    if (rc != 0) throw RuntimeError("starpu_task_insert", rc);
+                                      static_cast<int>(data.size()), STARPU_CALLBACK_WITH_ARG_NFREE, &on_task_done,
+                                      &tasks, STARPU_NAME, "skewed", 0);
+    if (rc != 0) {
+      tasks.task_not_submitted();
+      throw RuntimeError("starpu_task_insert", rc);
+    }
+    // Slabs this task is the last of its pass to read go home now, while the
+    // bus is free, and leave first when StarPU needs room (ordered after the
+    // task).
+    const bool last_pass = first_step + steps == end_step_;
+    for (int s = first_slab; s <= last_slab; ++s) {
+      if (slabs_.last_task(s, steps) != j) continue;
+      if (last_pass) {
+        std::vector<starpu_data_descr> gather{{updated[s].get(), STARPU_R}};
+        copy_task(gather_codelet_, gather,
+                  {&geometry_, grid_updated_.data(), grid_constants_.data(), s, static_cast<int>(end_step_ % 2)}, &tasks);
+        continue;
+      }
+      starpu_data_wont_use(updated[s].get());
+      if (!read_only.empty()) starpu_data_wont_use(read_only[s].get());
+    }
   }
 
   S stencil_;
@@ -179,7 +260,12 @@ class SkewedRun {
   SkewedSlabs slabs_;
   SkewedGeometry geometry_;
   starpu_codelet codelet_{};
-  std::vector<HostBuffer<T>> updated_homes_, constant_homes_;
+  int gpu_node_ = -1;  // the one GPU's memory node, when tasks run there alone
+  starpu_codelet scatter_codelet_{}, gather_codelet_{};
+  // What the scatter and gather tasks of the advance() under way copy.
+  std::vector<T*> grid_updated_;
+  std::vector<const T*> grid_constants_;
+  Index end_step_ = 0;
 };
 
 }  // namespace trapeze

@@ -62,8 +62,12 @@ class SkewedSlabs {
 // `steps` whose resident slabs fit `budget_bytes` at `plane_bytes` a plane
 // (a slab of L planes takes L * plane_bytes), then the widest slab that
 // keeps them (wider slabs launch fewer, larger kernels), then the lowest
-// pass height that keeps both (passes as even as they can be). Throws
-// InvalidArgument when not even L = r, k = 1 fits.
-SkewedSlabs choose_skewed_slabs(Index planes, Index radius, Index steps, double plane_bytes, double budget_bytes);
+// pass height that keeps both (passes as even as they can be). Slabs are at
+// least `min_slab` planes where any such fits (a task's launches must not
+// be so small that launching costs more than computing), and a task touches
+// at most `max_touched` slabs (0: any number). Throws InvalidArgument when
+// not even L = r, k = 1 fits.
+SkewedSlabs choose_skewed_slabs(Index planes, Index radius, Index steps, double plane_bytes, double budget_bytes,
+                                Index min_slab = 1, int max_touched = 0);
 
 }  // namespace trapeze

@@ -1,0 +1,74 @@
+#pragma once
+// --skew: run an app's stencil in skewed slabs (trapeze/skewed_run.hpp)
+// instead of tiles and trapezoids. "off" (the default), "L:k" (slabs of L
+// planes along the slowest axis, passes of k steps), or "auto": the fewest
+// passes whose slabs fit the GPU's memory (STARPU_LIMIT_CUDA_MEM honoured).
+#include <cmath>
+#include <optional>
+#include <regex>
+#include <string>
+
+#include "app_options.hpp"
+#include "trapeze/error.hpp"
+#include "trapeze/grid.hpp"
+#include "trapeze/skewed_reference.hpp"
+#include "trapeze/skewed_run.hpp"
+#include "trapeze/skewed_slabs.hpp"
+#include "trapeze/stencil.hpp"
+
+namespace apps {
+
+// The share of a GPU skewed slabs may take: the rest is StarPU's own
+// buffers, its allocator's fragments, and the slabs prefetched for the
+// tasks queued behind the running one.
+inline constexpr double skewed_gpu_share = 0.75;
+// Cells a slab holds at least where the budget allows: a task launches two
+// kernels a step over one slab's cells.
+inline constexpr double skewed_min_slab_cells = 262144;
+
+// The slabs --skew asks for, or none for "off". A pass never holds more
+// steps than the run. Throws InvalidArgument naming what does not fit
+// skewed slabs (a value that is not "off", "auto" or "L:k", "auto" without
+// a GPU, options that need tiles).
+template <trapeze::Stencil S>
+std::optional<trapeze::SkewedSlabs> skewed_slabs_for(const CommonOptions& options,
+                                                     const trapeze::Grid<typename S::value_type>& grid, int gpus,
+                                                     double gpu_memory, trapeze::Index steps, int ranks) {
+  if (options.skew == "off") return std::nullopt;
+  const auto refuse = [&](const std::string& why) {
+    throw trapeze::InvalidArgument("--skew " + options.skew + ": " + why);
+  };
+  if (ranks > 1) refuse("runs in one process (got " + std::to_string(ranks) + " ranks)");
+  if (grid.is_generated()) refuse("needs the grid (drop --no-grid)");
+  if (options.warmup_steps > 0) refuse("has no warm-up (drop --warmup-steps)");
+  if (!options.checkpoint.empty()) refuse("writes no checkpoints (drop --checkpoint)");
+  if (!options.sweep_height.empty()) refuse("has no height to sweep (drop --sweep-height)");
+  const int axis = trapeze::reference::skewed_axis(S::dims);
+  const trapeze::Index planes = grid.extent()[axis], radius = S::shape.radius[axis];
+  if (radius < 1) refuse("the stencil reads nothing along its slowest axis");
+  if (grid.constant_planes() > 1) refuse("takes no read-only fields that change with the step");
+  if (grid.boundary().kind == trapeze::BoundaryKind::periodic) refuse("needs a boundary that does not wrap, got periodic");
+  const trapeze::Index pass_limit = std::max<trapeze::Index>(1, steps);
+  if (options.skew == "auto") {
+    if (gpus != 1) refuse("auto chooses for one GPU (found " + std::to_string(gpus) + "); give L:k");
+    const trapeze::Extent e = grid.extent();
+    const double plane_cells = static_cast<double>(e[0] + 2 * S::shape.radius[0]) *
+                               (S::dims >= 3 ? static_cast<double>(e[1] + 2 * S::shape.radius[1]) : 1.0);
+    // A plane in its slab (both parities of the updated fields, the
+    // read-only ones) and again, about, in a task's window.
+    const double updated = 2.0 * trapeze::updated_fields_of<S>, fixed = trapeze::constant_fields_of<S>;
+    const double window = updated + (trapeze::constants_at_cell_only_of<S> ? 0.0 : fixed);
+    const double plane_bytes = plane_cells * sizeof(typename S::value_type) * (updated + fixed + window);
+    const auto min_slab = static_cast<trapeze::Index>(std::ceil(skewed_min_slab_cells / plane_cells));
+    return trapeze::choose_skewed_slabs(planes, radius, pass_limit, plane_bytes, skewed_gpu_share * gpu_memory, min_slab,
+                                        trapeze::SkewedRun<S>::max_cuda_slabs);
+  }
+  std::smatch m;
+  if (!std::regex_match(options.skew, m, std::regex(R"(([1-9][0-9]*):([1-9][0-9]*))"))) {
+    refuse("expected off, auto or L:k (slab planes : steps a pass), e.g. 8:32");
+  }
+  const trapeze::Index slab = std::stoll(m[1]), height = std::stoll(m[2]);
+  return trapeze::SkewedSlabs(planes, std::min(slab, planes), std::min(height, pass_limit), radius);
+}
+
+}  // namespace apps
