@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "reference_check.hpp"
+#include "skewed_cases.hpp"
 #include "stencils/cip.hpp"
 #include "stencils/himeno.hpp"
 #include "stencils/hotspot.hpp"
@@ -276,35 +277,19 @@ TEST(GpuEquality, StreamedTiles) {
   run_cases(apps::Jacobi3D<float>{}, streamed(cases_3d()));
 }
 
-// Skewed slabs (trapeze/skewed_run.hpp) with their CUDA task: bit for bit,
-// slabs that do and do not divide the domain, passes that do not divide the
-// steps, a first step of either parity, read-only fields left in the slabs
+// Skewed slabs (trapeze/skewed_run.hpp) with their CUDA task, over the
+// cases of tests/skewed_cases.hpp: read-only fields left in the slabs
 // (Himeno, HotSpot) and copied into the window (CIP).
 template <trapeze::Stencil S>
 void expect_skewed_on_gpu_matches(const S& stencil, const Extent& extent, Boundary boundary, bool both_signs = false) {
-  using T = typename S::value_type;
   trapeze::Runtime runtime({"dmda", 2, 1});
   if (runtime.cuda_worker_count() == 0) GTEST_SKIP() << "no CUDA worker (no GPU or STARPU_NCUDA=0): GPU test skipped";
-  trapeze::Grid<T> start(extent, S::dims, trapeze::updated_fields_of<S>, trapeze::constant_fields_of<S>, 1, boundary);
-  tests::randomise(start, tests::fresh_seed());
-  if (both_signs) tests::velocities_of_both_signs(start);
-  const int axis = trapeze::reference::skewed_axis(S::dims);
-  const trapeze::Index planes = extent[axis], radius = S::shape.radius[axis];
-  struct Pass {
-    trapeze::Index slab, height, steps, first_step;
-  };
-  for (const Pass p : {Pass{radius, 1, 4, 0}, Pass{3, 4, 11, 1}, Pass{planes, 3, 8, 3}, Pass{4, 9, 23, 2}}) {
-    SCOPED_TRACE("slab " + std::to_string(p.slab) + " height " + std::to_string(p.height));
-    trapeze::Grid<T> expected = start, skewed = start;
-    trapeze::reference::advance(stencil, expected, p.steps, p.first_step);
-    trapeze::SkewedRun run(runtime, stencil, skewed, trapeze::SkewedSlabs(planes, p.slab, p.height, radius),
-                           StageDevices::gpu);
-    run.advance(p.steps, p.first_step);
-    for (int f = 0; f < start.updated_count(); ++f) {
-      ASSERT_EQ(std::memcmp(expected.updated(f).data(), skewed.updated(f).data(), sizeof(T) * start.cells()), 0)
-          << "field " << f;
-    }
-  }
+  tests::expect_skewed_matches_reference(
+      stencil, extent, boundary, both_signs,
+      [&](auto& grid, const trapeze::SkewedSlabs& slabs, trapeze::Index steps, trapeze::Index first_step) {
+        trapeze::SkewedRun run(runtime, stencil, grid, slabs, StageDevices::gpu);
+        run.advance(steps, first_step);
+      });
 }
 
 TEST(GpuEquality, SkewedSlabs) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "random_grids.hpp"
+#include "skewed_cases.hpp"
 #include "stencils/cip.hpp"
 #include "stencils/himeno.hpp"
 #include "stencils/hotspot.hpp"
@@ -126,35 +127,14 @@ TEST(SkewedSlabs, ChoiceTakesTheFewestPassesThatFitTheBudget) {
   EXPECT_THROW(trapeze::choose_skewed_slabs(256, 1, 0, plane, budget), trapeze::InvalidArgument);
 }
 
-// The skewed schedule in plain loops against reference::advance, from a
-// first step of either parity, with passes that do not divide the steps.
+// The skewed schedule in plain loops against reference::advance.
 template <typename S>
 void expect_skewed_matches_reference(const S& stencil, const trapeze::Extent& extent, trapeze::Boundary boundary,
                                      bool both_signs = false) {
-  using T = typename S::value_type;
-  const std::uint64_t seed = tests::fresh_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  trapeze::Grid<T> start(extent, S::dims, trapeze::updated_fields_of<S>, trapeze::constant_fields_of<S>, 1, boundary);
-  tests::randomise(start, seed);
-  if (both_signs) tests::velocities_of_both_signs(start);
-  const int axis = trapeze::reference::skewed_axis(S::dims);
-  const Index planes = extent[axis], radius = S::shape.radius[axis];
-  struct Case {
-    Index slab, height, steps, first_step;
-  };
-  for (const Case c : {Case{radius, 1, 5, 0}, Case{3 * radius, 4, 11, 1}, Case{5, 7, 7, 0}, Case{planes, 3, 8, 3},
-                       Case{std::max<Index>(radius, 4), 9, 23, 2}}) {
-    SCOPED_TRACE("slab " + std::to_string(c.slab) + " height " + std::to_string(c.height) + " steps " +
-                 std::to_string(c.steps) + " first step " + std::to_string(c.first_step));
-    trapeze::Grid<T> expected = start, skewed = start;
-    trapeze::reference::advance(stencil, expected, c.steps, c.first_step);
-    trapeze::reference::advance_skewed(stencil, skewed, SkewedSlabs(planes, c.slab, c.height, radius), c.steps,
-                                       c.first_step);
-    for (int f = 0; f < start.updated_count(); ++f) {
-      ASSERT_EQ(std::memcmp(expected.updated(f).data(), skewed.updated(f).data(), sizeof(T) * start.cells()), 0)
-          << "field " << f;
-    }
-  }
+  tests::expect_skewed_matches_reference(stencil, extent, boundary, both_signs,
+                                         [&](auto& grid, const SkewedSlabs& slabs, Index steps, Index first_step) {
+                                           trapeze::reference::advance_skewed(stencil, grid, slabs, steps, first_step);
+                                         });
 }
 
 TEST(SkewedReference, Jacobi2DEqualsTheReference) {
