@@ -35,13 +35,23 @@ struct SkewedSlabPointers {
 struct SkewedKernelGeometry {
   long long planes, slab, plane_row, plane_cells;
   long long nx, ny, rx, ry;  // ny 1 and ry 0 in 2-D, where planes are rows
+  long long rz;              // the radius along the skewed axis
   bool constant_boundary;
   double boundary_value;
 
   static SkewedKernelGeometry of(const SkewedGeometry& g) {
     const bool has_y = g.axis == 2;
-    return {g.planes(), g.slab, g.plane_row, g.plane_cells, g.domain[0], has_y ? g.domain[1] : 1, g.radius[0],
-            has_y ? g.radius[1] : 0, g.boundary.kind == BoundaryKind::constant, g.boundary.value};
+    return {g.planes(),
+            g.slab,
+            g.plane_row,
+            g.plane_cells,
+            g.domain[0],
+            has_y ? g.domain[1] : 1,
+            g.radius[0],
+            has_y ? g.radius[1] : 0,
+            g.radius[g.axis],
+            g.boundary.kind == BoundaryKind::constant,
+            g.boundary.value};
   }
 };
 
@@ -133,8 +143,8 @@ __global__ void skewed_beyond(T* window, SkewedKernelGeometry g, long long windo
 template <Stencil S>
 __global__ void skewed_step(S stencil, const typename S::value_type* in, typename S::value_type* out,
                             SkewedSlabPointers<typename S::value_type> slabs, const typename S::value_type* window_constants,
-                            SkewedKernelGeometry g, int first_slab, long long window_first, long long first_plane,
-                            long long field_cells, long long step) {
+                            SkewedKernelGeometry g, int first_slab, long long window_first, long long window_last,
+                            long long first_plane, long long field_cells, long long step) {
   using T = typename S::value_type;
   const long long x = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (x >= g.nx) return;
@@ -153,6 +163,26 @@ __global__ void skewed_step(S stencil, const typename S::value_type* in, typenam
   const Neighbourhood<T> view{in + at, g.plane_row, g.plane_cells, field_cells, constants, constant_stride, step,
                               g.plane_row, g.plane_cells};
   apply_update(stencil, view, out + at, field_cells);
+  // A clamped boundary's ring (and the planes beyond the domain's ends) copy
+  // the cells at the domain's edge: the edge cell's thread writes its new
+  // value there too, so every plane of a parity keeps a ring that matches
+  // its cells and no step needs a launch to fill it (a constant ring, filled
+  // once a task, never changes).
+  if (g.constant_boundary) return;
+  const long long dx_lo = x == 0 ? -g.rx : 0, dx_hi = x == g.nx - 1 ? g.rx : 0;
+  const long long dy_lo = y == 0 ? -g.ry : 0, dy_hi = y == g.ny - 1 ? g.ry : 0;
+  const long long dz_lo = plane == 0 ? max(-g.rz, window_first - plane) : 0;
+  const long long dz_hi = plane == g.planes - 1 ? min(g.rz, window_last - plane) : 0;
+  if (dx_lo == 0 && dx_hi == 0 && dy_lo == 0 && dy_hi == 0 && dz_lo == 0 && dz_hi == 0) return;
+  for (long long dz = dz_lo; dz <= dz_hi; ++dz) {
+    for (long long dy = dy_lo; dy <= dy_hi; ++dy) {
+      for (long long dx = dx_lo; dx <= dx_hi; ++dx) {
+        if (dx == 0 && dy == 0 && dz == 0) continue;
+        const long long mirror = at + dz * g.plane_cells + dy * g.plane_row + dx;
+        for (int f = 0; f < updated_fields_of<S>; ++f) out[f * field_cells + mirror] = out[f * field_cells + at];
+      }
+    }
+  }
 }
 
 // Device cells of a task's scratch buffer for a window of `planes` planes.
@@ -222,6 +252,8 @@ void skewed_task_cuda(void* buffers[], void* cl_arg) {
     fill_ring(window_constants, constants, window_first, window_last);
   }
 
+  // Both parities' rings once: the steps keep them (skewed_step).
+  fill_ring(window, 2 * fields, window_first, window_last);
   const unsigned row_blocks = static_cast<unsigned>((g.domain[0] + 127) / 128);
   for (Index t = 1; t <= args.steps; ++t) {
     const long long lo = std::max<long long>(0, args.first - args.lean * (t - 1));
@@ -230,9 +262,9 @@ void skewed_task_cuda(void* buffers[], void* cl_arg) {
     const long long step = args.first_step + t - 1;
     T* in = window + (step % 2) * fields * field;
     T* out = window + ((step + 1) % 2) * fields * field;
-    fill_ring(in, fields, lo - r, hi + r);
     skewed_step<<<dim3(row_blocks, static_cast<unsigned>(ny), static_cast<unsigned>(hi - lo + 1)), 128, 0, stream>>>(
-        *args.stencil, in, out, pointers, window_constants, kg, args.first_slab, window_first, lo, field, step);
+        *args.stencil, in, out, pointers, window_constants, kg, args.first_slab, window_first, window_last, lo, field,
+        step);
     TRAPEZE_CUDA_CHECK_LAUNCH("skewed_step");
   }
 
