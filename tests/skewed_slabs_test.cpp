@@ -123,6 +123,19 @@ TEST(SkewedSlabs, ChoiceTakesTheFewestPassesThatFitTheBudget) {
   const SkewedSlabs roomy = trapeze::choose_skewed_slabs(256, 1, 128, plane, 256 * plane);
   EXPECT_EQ(roomy.count(), 1);
   EXPECT_EQ(roomy.height(), 128);
+  // ... unless at least 32 slabs are asked for: the widest slab that leaves them.
+  const SkewedSlabs many = trapeze::choose_skewed_slabs(256, 1, 128, plane, 256 * plane, 1, 0, 32);
+  EXPECT_EQ(many.slab(), 8);
+  EXPECT_EQ(many.count(), 32);
+  EXPECT_EQ(many.height(), 128);
+  // 101 planes: slabs of 3 leave 34, of 4 only 26.
+  EXPECT_EQ(trapeze::choose_skewed_slabs(101, 1, 8, plane, 101 * plane, 1, 0, 32).slab(), 3);
+  // Slabs of at least 12 planes: none leaves 32, so the narrowest wider one.
+  EXPECT_EQ(trapeze::choose_skewed_slabs(256, 1, 128, plane, 256 * plane, 12, 0, 32).slab(), 12);
+  // With the budget of the first case, the preference does not cost a pass.
+  const SkewedSlabs capped = trapeze::choose_skewed_slabs(256, 1, 128, plane, budget, 1, 0, 32);
+  EXPECT_EQ(passes(128, capped.height()), 3);
+  EXPECT_LE(capped.slab(), 8);
   EXPECT_THROW(trapeze::choose_skewed_slabs(256, 1, 128, plane, 2 * plane), trapeze::InvalidArgument);
   EXPECT_THROW(trapeze::choose_skewed_slabs(256, 1, 0, plane, budget), trapeze::InvalidArgument);
 }

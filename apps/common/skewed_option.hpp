@@ -20,7 +20,14 @@ namespace apps {
 // The share of a GPU skewed slabs may take: the rest is StarPU's own
 // buffers, its allocator's fragments, and the slabs prefetched for the
 // tasks queued behind the running one.
-inline constexpr double skewed_gpu_share = 0.75;
+// Measured on an H200 (docs/PERF.md, session 35): Himeno L under 448 MiB
+// ran slabs of 4 planes at k 32 (44 planes resident by the model, 466 MB)
+// and stalled at 2:43 (50 planes); 0.9 keeps one plane in ten spare.
+inline constexpr double skewed_gpu_share = 0.9;
+// Slabs a run is cut into at least where the slabs' width allows: the
+// grid's copies into them are one CPU task a slab, and a GPU task needs the
+// slabs after it on their way while it computes.
+inline constexpr int skewed_min_slab_count = 32;
 // Cells a slab holds at least where the budget allows: a task launches two
 // kernels a step over one slab's cells.
 inline constexpr double skewed_min_slab_cells = 262144;
@@ -60,7 +67,7 @@ std::optional<trapeze::SkewedSlabs> skewed_slabs_for(const CommonOptions& option
     const double plane_bytes = plane_cells * sizeof(typename S::value_type) * (updated + fixed + window);
     const auto min_slab = static_cast<trapeze::Index>(std::ceil(skewed_min_slab_cells / plane_cells));
     return trapeze::choose_skewed_slabs(planes, radius, pass_limit, plane_bytes, skewed_gpu_share * gpu_memory, min_slab,
-                                        trapeze::SkewedRun<S>::max_cuda_slabs);
+                                        trapeze::SkewedRun<S>::max_cuda_slabs, skewed_min_slab_count);
   }
   // "L:k", two whole numbers >= 1 (no std::regex: GCC 12 warns inside it
   // under the sanitizer builds' -Werror).

@@ -50,12 +50,21 @@ int SkewedSlabs::resident_slabs() const {
 }
 
 SkewedSlabs choose_skewed_slabs(Index planes, Index radius, Index steps, double plane_bytes, double budget_bytes,
-                                Index min_slab, int max_touched) {
+                                Index min_slab, int max_touched, int min_count) {
   if (steps < 1) throw InvalidArgument("skewed slabs need steps >= 1, got " + std::to_string(steps));
   const auto fits = [&](Index slab, Index height) {
     const SkewedSlabs s(planes, slab, height, radius);
     if (max_touched > 0 && std::min<Index>(s.count(), ceil_div(radius * height, slab) + 2) > max_touched) return false;
     return static_cast<double>(s.resident_slabs()) * static_cast<double>(slab) * plane_bytes <= budget_bytes;
+  };
+  // Slabs up to this width leave at least min_count of them.
+  const Index widest_preferred = std::max<Index>(1, planes / std::max(1, min_count));
+  // Of two slabs with the same passes: one within the preferred width over
+  // one beyond it; within it, the wider; beyond it, the narrower.
+  const auto better = [&](Index slab, Index than) {
+    const bool in = slab <= widest_preferred, than_in = than <= widest_preferred;
+    if (in != than_in) return in;
+    return in ? slab > than : slab < than;
   };
   const auto best_from = [&](Index narrowest) -> std::pair<Index, Index> {  // slab, passes; slab 0: none fits
     Index best_passes = 0, best_slab = 0;
@@ -68,7 +77,7 @@ SkewedSlabs choose_skewed_slabs(Index planes, Index radius, Index steps, double 
         if (fits(slab, mid)) low = mid; else high = mid - 1;
       }
       const Index passes = ceil_div(steps, low);
-      if (best_slab == 0 || passes < best_passes || (passes == best_passes && slab > best_slab)) {
+      if (best_slab == 0 || passes < best_passes || (passes == best_passes && better(slab, best_slab))) {
         best_passes = passes;
         best_slab = slab;
       }

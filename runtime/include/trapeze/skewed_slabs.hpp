@@ -61,13 +61,17 @@ class SkewedSlabs {
 // The slab width and pass height for a GPU budget: the fewest passes over
 // `steps` whose resident slabs fit `budget_bytes` at `plane_bytes` a plane
 // (a slab of L planes takes L * plane_bytes), then the widest slab that
-// keeps them (wider slabs launch fewer, larger kernels), then the lowest
-// pass height that keeps both (passes as even as they can be). Slabs are at
-// least `min_slab` planes where any such fits (a task's launches must not
-// be so small that launching costs more than computing), and a task touches
-// at most `max_touched` slabs (0: any number). Throws InvalidArgument when
-// not even L = r, k = 1 fits.
+// keeps them and still leaves `min_count` slabs (wider slabs launch fewer,
+// larger kernels; fewer slabs than that leave the copies between the grid
+// and the slabs, one CPU task a slab, too few tasks, and nothing to overlap
+// them: one slab of Himeno L in core ran 2.9x slower than slabs of 8
+// planes), else the narrowest wider one, then the lowest pass height that
+// keeps all that (passes as even as they can be). Slabs are at least
+// `min_slab` planes where any such fits (a task's launches must not be so
+// small that launching costs more than computing), and a task touches at
+// most `max_touched` slabs (0: any number). Throws InvalidArgument when not
+// even L = r, k = 1 fits.
 SkewedSlabs choose_skewed_slabs(Index planes, Index radius, Index steps, double plane_bytes, double budget_bytes,
-                                Index min_slab = 1, int max_touched = 0);
+                                Index min_slab = 1, int max_touched = 0, int min_count = 1);
 
 }  // namespace trapeze
