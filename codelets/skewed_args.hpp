@@ -13,6 +13,10 @@
 
 namespace trapeze {
 
+// Most slabs one task on a GPU touches: the CUDA task's slab pointers travel
+// to its kernels by value, in arrays of this size.
+inline constexpr int skewed_max_slabs = 120;
+
 struct SkewedGeometry {
   Extent domain;       // cells
   Extent radius;

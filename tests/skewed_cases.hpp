@@ -29,7 +29,7 @@ void expect_skewed_matches_reference(const S& stencil, const trapeze::Extent& ex
   trapeze::Grid<T> start(extent, S::dims, trapeze::updated_fields_of<S>, trapeze::constant_fields_of<S>, 1, boundary);
   randomise(start, seed);
   if (both_signs) velocities_of_both_signs(start);
-  const int axis = trapeze::reference::skewed_axis(S::dims);
+  const int axis = trapeze::skewed_axis(S::dims);
   const Index planes = extent[axis], radius = S::shape.radius[axis];
   struct SkewedCase {
     Index slab, height, steps, first_step;

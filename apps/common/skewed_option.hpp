@@ -10,7 +10,6 @@
 #include "app_options.hpp"
 #include "trapeze/error.hpp"
 #include "trapeze/grid.hpp"
-#include "trapeze/skewed_reference.hpp"
 #include "trapeze/skewed_run.hpp"
 #include "trapeze/skewed_slabs.hpp"
 #include "trapeze/stencil.hpp"
@@ -49,7 +48,7 @@ std::optional<trapeze::SkewedSlabs> skewed_slabs_for(const CommonOptions& option
   if (options.warmup_steps > 0) refuse("has no warm-up (drop --warmup-steps)");
   if (!options.checkpoint.empty()) refuse("writes no checkpoints (drop --checkpoint)");
   if (!options.sweep_height.empty()) refuse("has no height to sweep (drop --sweep-height)");
-  const int axis = trapeze::reference::skewed_axis(S::dims);
+  const int axis = trapeze::skewed_axis(S::dims);
   const trapeze::Index planes = grid.extent()[axis], radius = S::shape.radius[axis];
   if (radius < 1) refuse("the stencil reads nothing along its slowest axis");
   if (grid.constant_planes() > 1) refuse("takes no read-only fields that change with the step");

@@ -388,7 +388,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
     throw trapeze::InvalidArgument("--sweep-height sweeps CPU heights; with GPUs add --devices cpu, or run benchmarks/gpu_stencils");
   }
   if (skewed) {
-    const int axis = trapeze::reference::skewed_axis(S::dims);
+    const int axis = trapeze::skewed_axis(S::dims);
     plan.tile = grid.extent();
     plan.tile[axis] = skewed->slab();
     plan.height = static_cast<int>(skewed->height());

@@ -20,9 +20,6 @@
 
 namespace trapeze::cuda {
 
-// Most slabs one task touches: their buffers travel by value to the kernels.
-inline constexpr int skewed_max_slabs = 120;
-
 template <typename T>
 struct SkewedSlabPointers {
   T* updated[skewed_max_slabs];

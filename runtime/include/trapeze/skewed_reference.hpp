@@ -17,9 +17,6 @@
 
 namespace trapeze::reference {
 
-// The axis skewed slabs cut: the slowest of the grid's dimensions.
-inline int skewed_axis(int dims) { return dims >= 3 ? 2 : dims - 1; }
-
 namespace detail {
 
 // Sets the cells outside the domain of the padded planes [first, last]

@@ -28,7 +28,6 @@
 #include "trapeze/grid.hpp"
 #include "trapeze/host_buffer.hpp"
 #include "trapeze/runtime.hpp"
-#include "trapeze/skewed_reference.hpp"
 #include "trapeze/skewed_slabs.hpp"
 #include "trapeze/out_of_core.hpp"
 #include "trapeze/stencil.hpp"
@@ -75,7 +74,7 @@ class SkewedRun {
       codelet_.cuda_funcs[0] = cuda->skewed_task;
       codelet_.cuda_flags[0] = STARPU_CUDA_ASYNC;
       // The CUDA task's slab pointers travel to its kernels by value
-      // (codelets/cuda/skewed_cuda.cuh, skewed_max_slabs).
+      // (codelets/cuda/skewed_cuda.cuh, skewed_max_slabs in codelets/skewed_args.hpp).
       const int most = most_touched();
       if (most > max_cuda_slabs) {
         throw InvalidArgument("a skewed task on a GPU touches at most " + std::to_string(max_cuda_slabs) +
@@ -96,8 +95,8 @@ class SkewedRun {
     }
   }
 
-  // Most slabs a task on a GPU may touch (skewed_max_slabs of the CUDA task).
-  static constexpr int max_cuda_slabs = 120;
+  // Most slabs a task on a GPU may touch (codelets/skewed_args.hpp).
+  static constexpr int max_cuda_slabs = skewed_max_slabs;
 
   // Device bytes of a task's window (its scratch buffer): both parities of
   // the updated fields, and the read-only fields the stencil reads off its
@@ -185,7 +184,7 @@ class SkewedRun {
     SkewedGeometry g;
     g.domain = grid.extent();
     g.radius = S::shape.radius;
-    g.axis = reference::skewed_axis(grid.dims());
+    g.axis = skewed_axis(grid.dims());
     if (slabs.planes() != g.domain[g.axis] || slabs.radius() != g.radius[g.axis]) {
       throw InvalidArgument("skewed slabs of " + std::to_string(slabs.planes()) + " planes and radius " +
                             std::to_string(slabs.radius()) + " do not match the grid's axis " +

@@ -21,6 +21,9 @@
 
 namespace trapeze {
 
+// The axis skewed slabs cut: the slowest of the grid's dimensions.
+inline int skewed_axis(int dims) { return dims >= 3 ? 2 : dims - 1; }
+
 struct PlaneRange {
   Index first = 0;
   Index last = -1;
