@@ -2,7 +2,8 @@
 // --skew: run an app's stencil in skewed slabs (trapeze/skewed_run.hpp)
 // instead of tiles and trapezoids. "off" (the default), "L:k" (slabs of L
 // planes along the slowest axis, passes of k steps), or "auto": the fewest
-// passes whose slabs fit the GPU's memory (STARPU_LIMIT_CUDA_MEM honoured).
+// passes whose slabs fit the GPU's memory (STARPU_LIMIT_CUDA_MEM honoured),
+// then the widest slab that leaves skewed_min_slab_count slabs.
 #include <cmath>
 #include <optional>
 #include <string>
@@ -18,17 +19,17 @@ namespace apps {
 
 // The share of a GPU skewed slabs may take: the rest is StarPU's own
 // buffers, its allocator's fragments, and the slabs prefetched for the
-// tasks queued behind the running one.
-// Measured on an H200 (docs/PERF.md, session 35): Himeno L under 448 MiB
-// ran slabs of 4 planes at k 32 (44 planes resident by the model, 466 MB)
-// and stalled at 2:43 (50 planes); 0.9 keeps one plane in ten spare.
+// tasks queued behind the running one. Measured on an H200 (docs/PERF.md,
+// session 35): Himeno L under 448 MiB ran slabs of 4 planes at k 32 (44
+// planes resident by the model, 466 MB) and stalled at 2:43 (50 planes);
+// 0.9 keeps one plane in ten spare.
 inline constexpr double skewed_gpu_share = 0.9;
 // Slabs a run is cut into at least where the slabs' width allows: the
 // grid's copies into them are one CPU task a slab, and a GPU task needs the
 // slabs after it on their way while it computes.
 inline constexpr int skewed_min_slab_count = 32;
-// Cells a slab holds at least where the budget allows: a task launches two
-// kernels a step over one slab's cells.
+// Cells a slab holds at least where the budget allows: a task launches a
+// kernel a step over one slab's cells.
 inline constexpr double skewed_min_slab_cells = 262144;
 
 // The slabs --skew asks for, or none for "off". A pass never holds more
