@@ -4,18 +4,56 @@
 // implementations.
 //
 // A slab's buffers: its updated fields, both step parities ([parity][field]
-// [plane][padded plane], RW), and its read-only fields ([field][plane]
-// [padded plane], R). Planes are padded by the radius in the axes the slab
-// spans, not along the skewed axis. A task's buffers: the updated buffers of
-// the slabs it touches, in order, then their read-only buffers.
+// [plane][padded plane]), and its read-only fields ([field][plane][padded
+// plane]). Planes are padded by the radius in the axes the slab spans, not
+// along the skewed axis.
+//
+// The planes a pass works on live in one ring window (SkewedRing), a data
+// handle every task holds RW, so it stays on the device from task to task: a
+// task copies into it only the slabs the task before did not touch (at the
+// pass's first step, the start parity), and copies out only the slabs no
+// later task of the pass reads (at its last step, the end parity). Before,
+// every task copied all the slabs it touched, both parities, into a scratch
+// window and back: for Himeno L in 2-plane slabs, half again the bytes of
+// its steps (docs/PERF.md, session 36). A task's buffers: the ring (RW); the
+// updated buffers of the slabs it copies out (W) then of those it only
+// copies in (R); the read-only buffers of the slabs whose read-only fields it
+// reads (R): every slab it touches where the stencil reads them at its cell
+// only (constants_at_cell_only_of), else those it copies into the ring.
+#include <utility>
+
 #include "trapeze/boundary.hpp"
 #include "trapeze/geometry.hpp"
+#include "trapeze/neighbourhood.hpp"  // TRAPEZE_HOST_DEVICE
 
 namespace trapeze {
 
 // Most slabs one task on a GPU touches: the CUDA task's slab pointers travel
 // to its kernels by value, in arrays of this size.
 inline constexpr int skewed_max_slabs = 120;
+
+// The ring window's slots. Plane p (from -r, the first plane beyond the
+// domain's start) lives at slot (p + r) mod R, R being at least the planes a
+// task touches plus r beyond each end. A stencil reads planes p - r .. p + r
+// at one stride, so the first 2r slots have twins after the last (slot u and
+// u + R hold the same plane): a plane whose slot is below r is read from its
+// twin, and writes keep both.
+struct SkewedRing {
+  Index planes = 1;  // R
+  Index radius = 1;  // r along the skewed axis
+
+  TRAPEZE_HOST_DEVICE Index slots() const { return planes + 2 * radius; }
+  TRAPEZE_HOST_DEVICE Index slot(Index plane) const { return (plane + radius) % planes; }
+  // The slot from which planes plane - r .. plane + r lie at one stride.
+  TRAPEZE_HOST_DEVICE Index read_slot(Index plane) const {
+    const Index u = slot(plane);
+    return u < radius ? u + planes : u;
+  }
+  // The other slot holding slot u's plane, or -1.
+  TRAPEZE_HOST_DEVICE Index twin(Index u) const {
+    return u < 2 * radius ? u + planes : (u >= planes ? u - planes : -1);
+  }
+};
 
 struct SkewedGeometry {
   Extent domain;       // cells
@@ -26,7 +64,23 @@ struct SkewedGeometry {
   Index plane_cells = 1;  // padded cells of a plane
   int updated_fields = 1;
   int constant_fields = 0;
+  bool window_constants = false;  // read-only fields in the ring too (read off their cell)
   Boundary boundary;
+  SkewedRing ring;
+  int slabs = 1;
+
+  // The ring planes of slab s and the planes beyond the domain's ends next
+  // to it: first, last.
+  std::pair<Index, Index> ring_planes_of(int s) const {
+    const Index first = s * slab, last = first + planes_of(s) - 1;
+    return {first == 0 ? -ring.radius : first, last == planes() - 1 ? last + ring.radius : last};
+  }
+  Index ring_field_cells() const { return ring.slots() * plane_cells; }
+  // Cells of the ring window: both parities of the updated fields, then
+  // the read-only fields where the stencil reads them off its cell.
+  Index ring_cells() const {
+    return (2 * updated_fields + (window_constants ? constant_fields : 0)) * ring_field_cells();
+  }
 
   Index planes() const { return domain[axis]; }
   Index planes_of(int slab_index) const {
@@ -41,7 +95,9 @@ struct SkewedTaskArgs {
   const S* stencil;
   int first_slab;      // the slabs the task touches, first..last
   int last_slab;
-  int writes_until;    // the last slab it writes (the next one it only reads)
+  int in_first, in_last;    // slabs it copies into the ring (none when last < first)
+  int out_first, out_last;  // slabs it copies out of the ring
+  int constants_first;      // the first slab whose read-only buffer it holds
   Index first_step;    // the pass's first step (its parity picks the buffers)
   Index steps;         // steps of this pass
   // Planes of its step t: [max(0, first - lean (t-1)), last - lean (t-1)],
@@ -50,6 +106,16 @@ struct SkewedTaskArgs {
   Index last;
   Index lean;          // the radius along the axis
   bool lean_top;       // false for the last slab's task
+
+  int out_count() const { return out_last >= out_first ? out_last - out_first + 1 : 0; }
+  // Slabs copied in and not out (the host makes them [in_only_first(), in_last]).
+  int in_only_first() const { return out_count() > 0 ? (in_first > out_last ? in_first : out_last + 1) : in_first; }
+  int io_count() const { return out_count() + (in_last >= in_only_first() ? in_last - in_only_first() + 1 : 0); }
+  // The task's buffer of slab s's updated fields (s copied in or out).
+  int updated_buffer(int s) const {
+    return 1 + (s >= out_first && s <= out_last ? s - out_first : out_count() + s - in_only_first());
+  }
+  int constant_buffer(int s) const { return 1 + io_count() + s - constants_first; }
 };
 
 }  // namespace trapeze

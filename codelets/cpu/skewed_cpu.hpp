@@ -1,10 +1,11 @@
 #pragma once
 // The CPU implementation of a skewed-slab task (codelets/skewed_args.hpp):
-// copy the touched slabs into one window of contiguous planes, advance the
-// task's leaning range of planes step by step (each step reads the buffer of
-// its parity and writes the other), and copy the updated fields back. The
-// window makes the planes of different slabs one strided array, so the
-// stencil's Neighbourhood reaches across slab edges.
+// copy the slabs new to the ring window in, advance the task's leaning range
+// of planes step by step (each step reads the buffer of its parity and
+// writes the other), and copy the finished slabs out. The ring makes the
+// planes of different slabs one strided array, so the stencil's
+// Neighbourhood reaches across slab edges. Writes go to a plane's first slot;
+// the twins of the first 2r slots are refreshed after each phase.
 #include <starpu.h>
 
 #include <algorithm>
@@ -18,15 +19,22 @@ namespace trapeze {
 
 namespace skewed_detail {
 
-// Sets the cells outside the domain of window planes [from, to] (global
-// plane numbers, clipped to the window) of one field: first the ring of each
-// in-domain plane from that plane, then whole planes beyond the domain's ends
-// from the edge plane (clamp) or the constant.
+// Copies the first 2r slots of a ring field to their twins.
 template <typename T>
-void fill_ring(T* field, const SkewedGeometry& g, Index window_first, Index window_planes, Index from, Index to) {
-  const Index n = g.planes();
-  from = std::max(from, window_first);
-  to = std::min(to, window_first + window_planes - 1);
+void refresh_twins(T* field, const SkewedGeometry& g) {
+  const SkewedRing& ring = g.ring;
+  std::copy_n(field, 2 * ring.radius * g.plane_cells, field + ring.planes * g.plane_cells);
+}
+
+// Sets the cells outside the domain of ring planes [from, to] (global plane
+// numbers, -r .. n - 1 + r) of one field: first the ring of each in-domain
+// plane from that plane, then whole planes beyond the domain's ends from the
+// edge plane (clamp) or the constant. Leaves the twins to refresh_twins.
+template <typename T>
+void fill_ring(T* field, const SkewedGeometry& g, Index from, Index to) {
+  const Index n = g.planes(), r = g.ring.radius;
+  from = std::max(from, -r);
+  to = std::min(to, n - 1 + r);
   const bool constant = g.boundary.kind == BoundaryKind::constant;
   const T value = static_cast<T>(g.boundary.value);
   const Index rx = g.radius[0], nx = g.domain[0];
@@ -34,7 +42,7 @@ void fill_ring(T* field, const SkewedGeometry& g, Index window_first, Index wind
   const Index ry = has_y ? g.radius[1] : 0, ny = has_y ? g.domain[1] : 1;
   const Index rows = g.plane_cells / g.plane_row;
   for (Index plane = std::max<Index>(from, 0); plane <= std::min(to, n - 1); ++plane) {
-    T* p = field + (plane - window_first) * g.plane_cells;
+    T* p = field + g.ring.slot(plane) * g.plane_cells;
     for (Index y = 0; y < rows; ++y) {
       const bool row_outside = y < ry || y >= ny + ry;
       const Index source_y = std::clamp(y, ry, ny + ry - 1);
@@ -49,12 +57,11 @@ void fill_ring(T* field, const SkewedGeometry& g, Index window_first, Index wind
   }
   for (Index plane = from; plane <= to; ++plane) {
     if (plane >= 0 && plane < n) continue;
-    T* p = field + (plane - window_first) * g.plane_cells;
+    T* p = field + g.ring.slot(plane) * g.plane_cells;
     if (constant) {
       std::fill_n(p, g.plane_cells, value);
     } else {
-      const T* edge = field + (std::clamp<Index>(plane, 0, n - 1) - window_first) * g.plane_cells;
-      std::copy_n(edge, g.plane_cells, p);
+      std::copy_n(field + g.ring.slot(std::clamp<Index>(plane, 0, n - 1)) * g.plane_cells, g.plane_cells, p);
     }
   }
 }
@@ -67,61 +74,84 @@ void skewed_task_cpu(void* buffers[], void* cl_arg) {
   SkewedTaskArgs<S> args;
   starpu_codelet_unpack_args(cl_arg, &args);
   const SkewedGeometry& g = *args.geometry;
-  const Index n = g.planes(), r = g.radius[g.axis], pc = g.plane_cells;
+  const SkewedRing& ring = g.ring;
+  const Index pc = g.plane_cells, field = g.ring_field_cells();
   const int fields = g.updated_fields, constants = g.constant_fields;
-  const int slabs = args.last_slab - args.first_slab + 1;
-  const Index first_plane = args.first_slab * g.slab;
-  const Index last_plane = args.last_slab * g.slab + g.planes_of(args.last_slab) - 1;
-  // The window: the touched slabs' planes, and the planes beyond the domain's
-  // ends where it reaches them.
-  const Index window_first = first_plane == 0 ? -r : first_plane;
-  const Index window_last = last_plane == n - 1 ? n - 1 + r : last_plane;
-  const Index window_planes = window_last - window_first + 1;
-  const Index field = window_planes * pc;  // cells between a window's fields
-  std::vector<T> updated(2 * fields * field), read_only(constants > 0 ? constants * field : 0);
+  T* window = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[0]));
+  T* window_constants = g.window_constants ? window + 2 * fields * field : nullptr;
+  const int start = static_cast<int>(args.first_step % 2), end = static_cast<int>((args.first_step + args.steps) % 2);
 
-  for (int i = 0; i < slabs; ++i) {
-    const int s = args.first_slab + i;
-    const Index planes = g.planes_of(s), offset = (s * g.slab - window_first) * pc;
-    const T* home = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[i]));
-    for (int b = 0; b < 2 * fields; ++b) std::copy_n(home + b * planes * pc, planes * pc, updated.data() + b * field + offset);
-    if (constants == 0) continue;
-    const T* fixed = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[slabs + i]));
-    for (int c = 0; c < constants; ++c) std::copy_n(fixed + c * planes * pc, planes * pc, read_only.data() + c * field + offset);
+  // The new slabs, at the pass's first step, and their read-only fields
+  // where the stencil reads them off its cell; then the cells outside the
+  // domain of their planes, in both parities (a constant boundary's never
+  // change; a clamped one's follow the steps).
+  for (int s = args.in_first; s <= args.in_last; ++s) {
+    const Index planes = g.planes_of(s);
+    const T* home = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[args.updated_buffer(s)]));
+    const T* fixed =
+        window_constants ? reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[args.constant_buffer(s)])) : nullptr;
+    for (Index p = 0; p < planes; ++p) {
+      const Index at = ring.slot(s * g.slab + p) * pc;
+      for (int f = 0; f < fields; ++f) {
+        const int b = start * fields + f;
+        std::copy_n(home + (b * planes + p) * pc, pc, window + b * field + at);
+      }
+      for (int c = 0; fixed && c < constants; ++c) std::copy_n(fixed + (c * planes + p) * pc, pc, window_constants + c * field + at);
+    }
+    const auto [from, to] = g.ring_planes_of(s);
+    for (int b = 0; b < 2 * fields; ++b) skewed_detail::fill_ring(window + b * field, g, from, to);
+    for (int c = 0; window_constants && c < constants; ++c) skewed_detail::fill_ring(window_constants + c * field, g, from, to);
   }
-  for (int c = 0; c < constants; ++c) {
-    skewed_detail::fill_ring(read_only.data() + c * field, g, window_first, window_planes, window_first, window_last);
-  }
+  for (int b = 0; b < 2 * fields; ++b) skewed_detail::refresh_twins(window + b * field, g);
+  for (int c = 0; window_constants && c < constants; ++c) skewed_detail::refresh_twins(window_constants + c * field, g);
 
-  const Index row = g.plane_row;
+  const Index row = g.plane_row, r = ring.radius;
   const Index rows_inside = g.axis == 2 ? g.domain[1] : 1, ry = g.axis == 2 ? g.radius[1] : 0;
   for (Index t = 1; t <= args.steps; ++t) {
     const Index lo = std::max<Index>(0, args.first - args.lean * (t - 1));
     const Index hi = args.lean_top ? args.last - args.lean * (t - 1) : args.last;
     if (hi < lo) continue;
     const Index step = args.first_step + t - 1;
-    T* in = updated.data() + (step % 2) * fields * field;
-    T* out = updated.data() + ((step + 1) % 2) * fields * field;
-    for (int f = 0; f < fields; ++f) skewed_detail::fill_ring(in + f * field, g, window_first, window_planes, lo - r, hi + r);
-    const T* fixed = constants > 0 ? read_only.data() : nullptr;
+    T* in = window + (step % 2) * fields * field;
+    T* out = window + ((step + 1) % 2) * fields * field;
+    for (int f = 0; f < fields; ++f) {
+      skewed_detail::fill_ring(in + f * field, g, lo - r, hi + r);
+      skewed_detail::refresh_twins(in + f * field, g);
+    }
     for (Index plane = lo; plane <= hi; ++plane) {
+      const Index read = ring.read_slot(plane) * pc, write = ring.slot(plane) * pc;
+      // Read-only fields: from the ring, or where they are in their slab.
+      const T* fixed = window_constants;
+      Index fixed_stride = field, fixed_plane = read;
+      if (!window_constants && constants > 0) {
+        const int s = static_cast<int>(plane / g.slab);
+        fixed = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[args.constant_buffer(s)]));
+        fixed_stride = g.planes_of(s) * pc;
+        fixed_plane = (plane - s * g.slab) * pc;
+      }
       for (Index y = 0; y < rows_inside; ++y) {
-        const Index start = (plane - window_first) * pc + (y + ry) * row + g.radius[0];
+        const Index start_cell = (y + ry) * row + g.radius[0];
         for (Index x = 0; x < g.domain[0]; ++x) {
-          const Index at = start + x;
-          const Neighbourhood<T> view{in + at, row, pc, field, fixed ? fixed + at : nullptr, field, step, row, pc};
-          apply_update(*args.stencil, view, out + at, field);
+          const Index cell = start_cell + x;
+          const Neighbourhood<T> view{in + read + cell, row, pc, field,
+                                      fixed ? fixed + fixed_plane + cell : nullptr, fixed_stride, step, row, pc};
+          apply_update(*args.stencil, view, out + write + cell, field);
         }
       }
     }
+    for (int f = 0; f < fields; ++f) skewed_detail::refresh_twins(out + f * field, g);
   }
 
-  for (int i = 0; i < slabs; ++i) {
-    const int s = args.first_slab + i;
-    if (s > args.writes_until) break;
-    const Index planes = g.planes_of(s), offset = (s * g.slab - window_first) * pc;
-    T* home = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[i]));
-    for (int b = 0; b < 2 * fields; ++b) std::copy_n(updated.data() + b * field + offset, planes * pc, home + b * planes * pc);
+  for (int s = args.out_first; s <= args.out_last; ++s) {
+    const Index planes = g.planes_of(s);
+    T* home = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[args.updated_buffer(s)]));
+    for (Index p = 0; p < planes; ++p) {
+      const Index at = ring.slot(s * g.slab + p) * pc;
+      for (int f = 0; f < fields; ++f) {
+        const int b = end * fields + f;
+        std::copy_n(window + b * field + at, pc, home + (b * planes + p) * pc);
+      }
+    }
   }
 }
 

@@ -50,12 +50,15 @@ int SkewedSlabs::resident_slabs() const {
 }
 
 SkewedSlabs choose_skewed_slabs(Index planes, Index radius, Index steps, double plane_bytes, double budget_bytes,
-                                Index min_slab, int max_touched, int min_count) {
+                                Index min_slab, int max_touched, int min_count, double moving_plane_bytes) {
   if (steps < 1) throw InvalidArgument("skewed slabs need steps >= 1, got " + std::to_string(steps));
   const auto fits = [&](Index slab, Index height) {
     const SkewedSlabs s(planes, slab, height, radius);
     if (max_touched > 0 && std::min<Index>(s.count(), ceil_div(radius * height, slab) + 2) > max_touched) return false;
-    return static_cast<double>(s.resident_slabs()) * static_cast<double>(slab) * plane_bytes <= budget_bytes;
+    const double moving = static_cast<double>(std::min(3, s.count()));
+    return static_cast<double>(slab) *
+               (static_cast<double>(s.resident_slabs()) * plane_bytes + moving * moving_plane_bytes) <=
+           budget_bytes;
   };
   // Slabs up to this width leave at least min_count of them.
   const Index widest_preferred = std::max<Index>(1, planes / std::max(1, min_count));

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,10 @@ class SkewedRun {
   SkewedRun(Runtime& runtime, const S& stencil, Grid<T>& grid, const SkewedSlabs& slabs,
             StageDevices devices = StageDevices::automatic)
       : stencil_(stencil), grid_(grid), slabs_(slabs), geometry_(geometry_of(grid, slabs)) {
+    // The ring holds the planes of the slabs a task touches and r beyond
+    // each end: the next task's new slab overwrites only planes no task
+    // reads again.
+    geometry_.ring = {most_touched() * slabs_.slab() + 2 * slabs_.radius(), slabs_.radius()};
     if (grid.boundary().kind == BoundaryKind::periodic) {
       throw InvalidArgument("skewed slabs need a boundary that does not wrap, got periodic");
     }
@@ -73,10 +78,11 @@ class SkewedRun {
       }
       codelet_.cuda_funcs[0] = cuda->skewed_task;
       codelet_.cuda_flags[0] = STARPU_CUDA_ASYNC;
-      // The CUDA task's slab pointers travel to its kernels by value
-      // (codelets/cuda/skewed_cuda.cuh, skewed_max_slabs in codelets/skewed_args.hpp).
+      // The CUDA task's pointers to the read-only fields in their slabs
+      // travel to its kernels by value (codelets/cuda/skewed_cuda.cuh,
+      // skewed_max_slabs in codelets/skewed_args.hpp).
       const int most = most_touched();
-      if (most > max_cuda_slabs) {
+      if (reads_constants_in_slabs && most > max_cuda_slabs) {
         throw InvalidArgument("a skewed task on a GPU touches at most " + std::to_string(max_cuda_slabs) +
                               " slabs; slabs of " + std::to_string(slabs_.slab()) + " planes at height " +
                               std::to_string(slabs_.height()) + " touch " + std::to_string(most) +
@@ -95,18 +101,14 @@ class SkewedRun {
     }
   }
 
-  // Most slabs a task on a GPU may touch (codelets/skewed_args.hpp).
+  // Most slabs a task on a GPU may touch where it reads read-only fields in
+  // their slabs (codelets/skewed_args.hpp); others may touch any number.
   static constexpr int max_cuda_slabs = skewed_max_slabs;
+  static constexpr bool reads_constants_in_slabs = constant_fields_of<S> > 0 && constants_at_cell_only_of<S>;
 
-  // Device bytes of a task's window (its scratch buffer): both parities of
-  // the updated fields, and the read-only fields the stencil reads off its
-  // cell, over the planes of the slabs it touches and the ring beyond the
-  // domain's ends.
-  std::size_t window_cells() const {
-    const Index planes = most_touched() * slabs_.slab() + 2 * geometry_.radius[geometry_.axis];
-    const int fields = 2 * geometry_.updated_fields + (constants_at_cell_only_of<S> ? 0 : geometry_.constant_fields);
-    return static_cast<std::size_t>(fields * planes * geometry_.plane_cells);
-  }
+  // Cells of the ring window (codelets/skewed_args.hpp), the device memory
+  // a run holds besides its slabs.
+  std::size_t window_cells() const { return static_cast<std::size_t>(geometry_.ring_cells()); }
   SkewedRun(const SkewedRun&) = delete;
   SkewedRun& operator=(const SkewedRun&) = delete;
 
@@ -139,6 +141,8 @@ class SkewedRun {
         copy_task(scatter_codelet_, data, {&geometry_, grid_updated_.data(), grid_constants_.data(), s,
                                            static_cast<int>(first_step % 2)});
       }
+      // The ring: allocated where the first task runs, kept there while
+      // every task holds it.
       const DataHandle window = DataHandle::vector(nullptr, window_cells(), sizeof(T), false);
       // Tasks enter StarPU a few at a time (trapeze/task_window.hpp): each
       // depends on the one before, so more in StarPU would only hold memory.
@@ -196,7 +200,9 @@ class SkewedRun {
     g.plane_cells = g.plane_row * (g.axis == 2 ? g.domain[1] + 2 * g.radius[1] : 1);
     g.updated_fields = grid.updated_count();
     g.constant_fields = grid.constant_count();
+    g.window_constants = g.constant_fields > 0 && !constants_at_cell_only_of<S>;
     g.boundary = grid.boundary();
+    g.slabs = slabs.count();
     return g;
   }
 
@@ -226,20 +232,40 @@ class SkewedRun {
               const std::vector<DataHandle>& read_only, const DataHandle& window, TaskWindow& tasks) {
     const auto [first_slab, last_slab] = slabs_.touched(j, steps);
     const PlaneRange range = slabs_.updated(j, 1);
-    SkewedTaskArgs<S> args{&geometry_, &stencil_, first_slab, last_slab, j, first_step, steps,
-                           range.first, range.last, slabs_.radius(), j < slabs_.count() - 1};
-    std::vector<starpu_data_descr> data;
+    // New to the ring: every slab for a pass's first task, else those the
+    // task before did not touch. Out of it: those no later task of the pass
+    // reads.
+    const int in_first = j == 0 ? first_slab : slabs_.touched(j - 1, steps).second + 1;
+    int out_first = last_slab + 1, out_last = last_slab;
     for (int s = first_slab; s <= last_slab; ++s) {
-      data.push_back({updated[s].get(), s <= j ? STARPU_RW : STARPU_R});
+      if (slabs_.last_task(s, steps) != j) continue;
+      out_first = std::min(out_first, s);
+      out_last = s;
     }
-    for (int s = first_slab; s <= last_slab && !read_only.empty(); ++s) data.push_back({read_only[s].get(), STARPU_R});
-    data.push_back({window.get(), STARPU_SCRATCH});
+    if (out_first > out_last) out_first = 0, out_last = -1;
+    const bool cell_only = !geometry_.window_constants && geometry_.constant_fields > 0;
+    const int constants_first = cell_only ? first_slab : in_first;
+    const int constants_last = cell_only ? last_slab : (geometry_.window_constants ? last_slab : in_first - 1);
+    SkewedTaskArgs<S> args{&geometry_, &stencil_, first_slab, last_slab, in_first, last_slab, out_first, out_last,
+                           constants_first, first_step, steps, range.first, range.last, slabs_.radius(),
+                           j < slabs_.count() - 1};
+    if (args.out_count() > 0 && args.in_last >= args.in_first && args.in_first < out_first) {
+      throw std::logic_error("skewed task " + std::to_string(j) + " copies slabs in below those it copies out");
+    }
+    // A pass's first task writes every ring plane it reads (it copies in
+    // all the slabs it touches): it needs nothing the ring held before.
+    std::vector<starpu_data_descr> data{{window.get(), j == 0 ? STARPU_W : STARPU_RW}};
+    for (int s = args.out_first; s <= args.out_last; ++s) {
+      data.push_back({updated[s].get(), s >= args.in_first && s <= args.in_last ? STARPU_RW : STARPU_W});
+    }
+    for (int s = args.in_only_first(); s <= args.in_last; ++s) data.push_back({updated[s].get(), STARPU_R});
+    for (int s = constants_first; s <= constants_last; ++s) data.push_back({read_only[s].get(), STARPU_R});
     // The task's newest slab starts its trip to the GPU now, while the tasks
     // before it run: the tasks form a chain, so StarPU would fetch it only
     // once this one is ready.
-    if (gpu_node_ >= 0) {
+    if (gpu_node_ >= 0 && args.in_last >= args.in_first) {
       starpu_data_prefetch_on_node(updated[last_slab].get(), gpu_node_, 1);
-      if (!read_only.empty()) starpu_data_prefetch_on_node(read_only[last_slab].get(), gpu_node_, 1);
+      if (constants_last >= last_slab) starpu_data_prefetch_on_node(read_only[last_slab].get(), gpu_node_, 1);
     }
     tasks.task_submitted();
     const int rc = starpu_task_insert(&codelet_, STARPU_VALUE, &args, sizeof args, STARPU_DATA_MODE_ARRAY, data.data(),
@@ -249,12 +275,12 @@ class SkewedRun {
       tasks.task_not_submitted();
       throw RuntimeError("starpu_task_insert", rc);
     }
-    // Slabs this task is the last of its pass to read go home now, while the
-    // bus is free, and leave first when StarPU needs room (ordered after the
-    // task).
+    // Slabs copied out go home now, while the bus is free, and leave first
+    // when StarPU needs room (ordered after the task); so do read-only
+    // fields no later task of the pass reads.
     const bool last_pass = first_step + steps == end_step_;
-    for (int s = first_slab; s <= last_slab; ++s) {
-      if (slabs_.last_task(s, steps) != j) continue;
+    for (int s = args.out_first; s <= args.out_last; ++s) {
+      if (cell_only) starpu_data_wont_use(read_only[s].get());
       if (last_pass) {
         std::vector<starpu_data_descr> gather{{updated[s].get(), STARPU_R}};
         copy_task(gather_codelet_, gather,
@@ -262,7 +288,9 @@ class SkewedRun {
         continue;
       }
       starpu_data_wont_use(updated[s].get());
-      if (!read_only.empty()) starpu_data_wont_use(read_only[s].get());
+    }
+    for (int s = args.in_first; geometry_.window_constants && s <= args.in_last; ++s) {
+      starpu_data_wont_use(read_only[s].get());
     }
   }
 

@@ -63,7 +63,8 @@ class SkewedSlabs {
 
 // The slab width and pass height for a GPU budget: the fewest passes over
 // `steps` whose resident slabs fit `budget_bytes` at `plane_bytes` a plane
-// (a slab of L planes takes L * plane_bytes), then the widest slab that
+// (a slab of L planes takes L * plane_bytes), besides three slabs on the
+// move (arriving, in use, leaving) at `moving_plane_bytes` a plane, then the widest slab that
 // keeps them and still leaves `min_count` slabs (wider slabs launch fewer,
 // larger kernels; fewer slabs than that leave the copies between the grid
 // and the slabs, one CPU task a slab, too few tasks, and nothing to overlap
@@ -75,6 +76,7 @@ class SkewedSlabs {
 // most `max_touched` slabs (0: any number). Throws InvalidArgument when not
 // even L = r, k = 1 fits.
 SkewedSlabs choose_skewed_slabs(Index planes, Index radius, Index steps, double plane_bytes, double budget_bytes,
-                                Index min_slab = 1, int max_touched = 0, int min_count = 1);
+                                Index min_slab = 1, int max_touched = 0, int min_count = 1,
+                                double moving_plane_bytes = 0);
 
 }  // namespace trapeze
