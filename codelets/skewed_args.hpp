@@ -3,9 +3,9 @@
 // schedule; trapeze/skewed_run.hpp, the run), shared by its CPU and CUDA
 // implementations.
 //
-// A slab's buffers: its updated fields, both step parities ([parity][field]
-// [plane][padded plane]), and its read-only fields ([field][plane][padded
-// plane]). Planes are padded by the radius in the axes the slab spans, not
+// A slab's buffers: its updated fields, one buffer a step parity ([field]
+// [plane][padded plane] each), and its read-only fields ([field][plane]
+// [padded plane]). Planes are padded by the radius in the axes the slab spans, not
 // along the skewed axis.
 //
 // The planes a pass works on live in one ring window (SkewedRing), a data
@@ -16,8 +16,9 @@
 // every task copied all the slabs it touched, both parities, into a scratch
 // window and back: for Himeno L in 2-plane slabs, half again the bytes of
 // its steps (docs/PERF.md, session 36). A task's buffers: the ring (RW); the
-// updated buffers of the slabs it copies out (W) then of those it only
-// copies in (R); the read-only buffers of the slabs whose read-only fields it
+// end-parity buffers of the slabs it copies out (W), then the start-parity
+// buffers of those it copies in (R; a lone slab copied in and out at one
+// parity is one RW buffer); the read-only buffers of the slabs whose read-only fields it
 // reads (R): every slab it touches where the stencil reads them at its cell
 // only (constants_at_cell_only_of), else those it copies into the ring.
 #include <utility>
@@ -107,15 +108,15 @@ struct SkewedTaskArgs {
   Index lean;          // the radius along the axis
   bool lean_top;       // false for the last slab's task
 
+  bool in_shares_out;       // one slab, copied in and out of one buffer (a pass of even steps)
+
   int out_count() const { return out_last >= out_first ? out_last - out_first + 1 : 0; }
-  // Slabs copied in and not out (the host makes them [in_only_first(), in_last]).
-  int in_only_first() const { return out_count() > 0 ? (in_first > out_last ? in_first : out_last + 1) : in_first; }
-  int io_count() const { return out_count() + (in_last >= in_only_first() ? in_last - in_only_first() + 1 : 0); }
-  // The task's buffer of slab s's updated fields (s copied in or out).
-  int updated_buffer(int s) const {
-    return 1 + (s >= out_first && s <= out_last ? s - out_first : out_count() + s - in_only_first());
-  }
-  int constant_buffer(int s) const { return 1 + io_count() + s - constants_first; }
+  int in_count() const { return in_shares_out || in_last < in_first ? 0 : in_last - in_first + 1; }
+  // The task's buffers of slab s's updated fields: the one it copies out
+  // (end parity), the one it copies in (start parity).
+  int out_buffer(int s) const { return 1 + s - out_first; }
+  int in_buffer(int s) const { return in_shares_out ? out_buffer(s) : 1 + out_count() + s - in_first; }
+  int constant_buffer(int s) const { return 1 + out_count() + in_count() + s - constants_first; }
 };
 
 }  // namespace trapeze

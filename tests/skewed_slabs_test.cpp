@@ -136,6 +136,16 @@ TEST(SkewedSlabs, ChoiceTakesTheFewestPassesThatFitTheBudget) {
   const SkewedSlabs capped = trapeze::choose_skewed_slabs(256, 1, 128, plane, budget, 1, 0, 32);
   EXPECT_EQ(passes(128, capped.height()), 3);
   EXPECT_LE(capped.slab(), 8);
+  // Three slabs on the move take their room too: 46 planes hold 3 passes
+  // (slabs of 1 plane, k 43: 46 resident), not with 3 planes on the move.
+  const auto footprint = [&](const SkewedSlabs& s, double moving) {
+    return static_cast<double>(s.slab()) * (static_cast<double>(s.resident_slabs()) * plane + 3 * moving);
+  };
+  const SkewedSlabs still = trapeze::choose_skewed_slabs(256, 1, 128, plane, 46 * plane);
+  EXPECT_EQ(passes(128, still.height()), 3);
+  const SkewedSlabs moving = trapeze::choose_skewed_slabs(256, 1, 128, plane, 46 * plane, 1, 0, 1, plane);
+  EXPECT_EQ(passes(128, moving.height()), 4);
+  EXPECT_LE(footprint(moving, plane), 46 * plane);
   EXPECT_THROW(trapeze::choose_skewed_slabs(256, 1, 128, plane, 2 * plane), trapeze::InvalidArgument);
   EXPECT_THROW(trapeze::choose_skewed_slabs(256, 1, 0, plane, budget), trapeze::InvalidArgument);
 }

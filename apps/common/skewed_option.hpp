@@ -63,13 +63,13 @@ std::optional<trapeze::SkewedSlabs> skewed_slabs_for(const CommonOptions& option
     // A resident plane: in the ring (both parities of the updated fields,
     // and the read-only ones the stencil reads off its cell), and its slab's
     // read-only fields where the stencil reads them in the slab. Besides,
-    // the slabs on the move hold both parities of their updated fields and
+    // the slabs on the move hold one parity of their updated fields and
     // their read-only ones when the ring takes those.
     const double updated = 2.0 * trapeze::updated_fields_of<S>, fixed = trapeze::constant_fields_of<S>;
     const bool in_slabs = trapeze::constants_at_cell_only_of<S>;
     const double bytes = plane_cells * sizeof(typename S::value_type);
     const double plane_bytes = bytes * (updated + fixed);
-    const double moving_plane_bytes = bytes * (updated + (in_slabs ? 0.0 : fixed));
+    const double moving_plane_bytes = bytes * (updated / 2 + (in_slabs ? 0.0 : fixed));
     const int max_touched = in_slabs && fixed > 0 ? trapeze::SkewedRun<S>::max_cuda_slabs : 0;
     const auto min_slab = static_cast<trapeze::Index>(std::ceil(skewed_min_slab_cells / plane_cells));
     return trapeze::choose_skewed_slabs(planes, radius, pass_limit, plane_bytes, skewed_gpu_share * gpu_memory, min_slab,

@@ -87,15 +87,12 @@ void skewed_task_cpu(void* buffers[], void* cl_arg) {
   // change; a clamped one's follow the steps).
   for (int s = args.in_first; s <= args.in_last; ++s) {
     const Index planes = g.planes_of(s);
-    const T* home = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[args.updated_buffer(s)]));
+    const T* home = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[args.in_buffer(s)]));
     const T* fixed =
         window_constants ? reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[args.constant_buffer(s)])) : nullptr;
     for (Index p = 0; p < planes; ++p) {
       const Index at = ring.slot(s * g.slab + p) * pc;
-      for (int f = 0; f < fields; ++f) {
-        const int b = start * fields + f;
-        std::copy_n(home + (b * planes + p) * pc, pc, window + b * field + at);
-      }
+      for (int f = 0; f < fields; ++f) std::copy_n(home + (f * planes + p) * pc, pc, window + (start * fields + f) * field + at);
       for (int c = 0; fixed && c < constants; ++c) std::copy_n(fixed + (c * planes + p) * pc, pc, window_constants + c * field + at);
     }
     const auto [from, to] = g.ring_planes_of(s);
@@ -144,13 +141,10 @@ void skewed_task_cpu(void* buffers[], void* cl_arg) {
 
   for (int s = args.out_first; s <= args.out_last; ++s) {
     const Index planes = g.planes_of(s);
-    T* home = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[args.updated_buffer(s)]));
+    T* home = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[args.out_buffer(s)]));
     for (Index p = 0; p < planes; ++p) {
       const Index at = ring.slot(s * g.slab + p) * pc;
-      for (int f = 0; f < fields; ++f) {
-        const int b = end * fields + f;
-        std::copy_n(window + b * field + at, pc, home + (b * planes + p) * pc);
-      }
+      for (int f = 0; f < fields; ++f) std::copy_n(window + (end * fields + f) * field + at, pc, home + (f * planes + p) * pc);
     }
   }
 }
@@ -160,15 +154,14 @@ void skewed_task_cpu(void* buffers[], void* cl_arg) {
 namespace trapeze {
 
 // What a skewed run's scatter and gather tasks copy between the grid and one
-// slab: the grid's fields (row-major, unpadded), the parity buffer the slab
-// holds them in.
+// slab: the grid's fields (row-major, unpadded), and the slab's buffer of
+// the step they hold.
 template <typename T>
 struct SkewedCopyArgs {
   const SkewedGeometry* geometry;
   T* const* updated;         // the grid's updated fields
   const T* const* constants;  // the grid's read-only fields
   int slab;
-  int parity;                // the buffer the grid's step goes to (scatter) or comes from (gather)
 };
 
 // Calls copy(grid row index, slab cell index) for every row of slab s.
@@ -197,7 +190,7 @@ void skewed_scatter_cpu(void* buffers[], void* cl_arg) {
   for_each_slab_row(g, args.slab, [&](Index grid_row, Index at) {
     for (int f = 0; f < g.updated_fields; ++f) {
       std::copy_n(args.updated[f] + grid_row, nx,
-                  updated + (args.parity * g.updated_fields + f) * planes * g.plane_cells + at);
+                  updated + f * planes * g.plane_cells + at);
     }
     for (int c = 0; c < g.constant_fields; ++c) {
       std::copy_n(args.constants[c] + grid_row, nx, fixed + c * planes * g.plane_cells + at);
@@ -215,7 +208,7 @@ void skewed_gather_cpu(void* buffers[], void* cl_arg) {
   const T* updated = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[0]));
   for_each_slab_row(g, args.slab, [&](Index grid_row, Index at) {
     for (int f = 0; f < g.updated_fields; ++f) {
-      std::copy_n(updated + (args.parity * g.updated_fields + f) * planes * g.plane_cells + at, nx,
+      std::copy_n(updated + f * planes * g.plane_cells + at, nx,
                   args.updated[f] + grid_row);
     }
   });

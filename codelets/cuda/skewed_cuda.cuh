@@ -241,7 +241,7 @@ void skewed_task_cuda(void* buffers[], void* cl_arg) {
   for (int s = args.in_first; s <= args.in_last; ++s) {
     const long long planes = g.planes_of(s);
     skewed_copy<<<dim3(cell_blocks, static_cast<unsigned>(planes), fields), 256, 0, stream>>>(
-        buffer(args.updated_buffer(s)) + start * fields * planes * pc, window + start * fields * field, kg,
+        buffer(args.in_buffer(s)), window + start * fields * field, kg,
         s * g.slab, planes, field, true);
     TRAPEZE_CUDA_CHECK_LAUNCH("skewed_copy in");
     if (window_constants) {
@@ -272,7 +272,7 @@ void skewed_task_cuda(void* buffers[], void* cl_arg) {
   for (int s = args.out_first; s <= args.out_last; ++s) {
     const long long planes = g.planes_of(s);
     skewed_copy<<<dim3(cell_blocks, static_cast<unsigned>(planes), fields), 256, 0, stream>>>(
-        buffer(args.updated_buffer(s)) + end * fields * planes * pc, window + end * fields * field, kg, s * g.slab,
+        buffer(args.out_buffer(s)), window + end * fields * field, kg, s * g.slab,
         planes, field, false);
     TRAPEZE_CUDA_CHECK_LAUNCH("skewed_copy out");
   }

@@ -16,6 +16,7 @@
 #include <starpu.h>
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -123,7 +124,11 @@ class SkewedRun {
     // a slab, while the first slabs' tasks already run, and copy the result
     // out as slabs finish.
     {
-      std::vector<DataHandle> updated, read_only;
+      // Each slab's updated fields: a handle a parity, so a slab crosses
+      // to a device and back in the parity a pass reads and the one it
+      // leaves, not both.
+      std::array<std::vector<DataHandle>, 2> updated;
+      std::vector<DataHandle> read_only;
       grid_updated_.clear();
       grid_constants_.clear();
       for (int f = 0; f < geometry_.updated_fields; ++f) grid_updated_.push_back(grid_.updated(f).data());
@@ -131,15 +136,17 @@ class SkewedRun {
       end_step_ = first_step + steps;
       for (int s = 0; s < slabs_.count(); ++s) {
         const HostBuffer<T>& updated_memory = slab_updated_memory_[s];
-        updated.push_back(DataHandle::vector(updated_memory.data(), updated_memory.size(), sizeof(T), false));
+        const std::size_t half = updated_memory.size() / 2;
+        for (int parity = 0; parity < 2; ++parity) {
+          updated[parity].push_back(DataHandle::vector(updated_memory.data() + parity * half, half, sizeof(T), false));
+        }
         if (geometry_.constant_fields > 0) {
           const HostBuffer<T>& constant_memory = slab_constant_memory_[s];
           read_only.push_back(DataHandle::vector(constant_memory.data(), constant_memory.size(), sizeof(T), false));
         }
-        std::vector<starpu_data_descr> data{{updated[s].get(), STARPU_W}};
+        std::vector<starpu_data_descr> data{{updated[first_step % 2][s].get(), STARPU_W}};
         if (geometry_.constant_fields > 0) data.push_back({read_only[s].get(), STARPU_W});
-        copy_task(scatter_codelet_, data, {&geometry_, grid_updated_.data(), grid_constants_.data(), s,
-                                           static_cast<int>(first_step % 2)});
+        copy_task(scatter_codelet_, data, {&geometry_, grid_updated_.data(), grid_constants_.data(), s});
       }
       // The ring: allocated where the first task runs, kept there while
       // every task holds it.
@@ -228,7 +235,7 @@ class SkewedRun {
 
   static void on_task_done(void* window) { static_cast<TaskWindow*>(window)->task_done(); }
 
-  void submit(int j, Index first_step, Index steps, const std::vector<DataHandle>& updated,
+  void submit(int j, Index first_step, Index steps, const std::array<std::vector<DataHandle>, 2>& updated,
               const std::vector<DataHandle>& read_only, const DataHandle& window, TaskWindow& tasks) {
     const auto [first_slab, last_slab] = slabs_.touched(j, steps);
     const PlaneRange range = slabs_.updated(j, 1);
@@ -248,23 +255,29 @@ class SkewedRun {
     const int constants_last = cell_only ? last_slab : (geometry_.window_constants ? last_slab : in_first - 1);
     SkewedTaskArgs<S> args{&geometry_, &stencil_, first_slab, last_slab, in_first, last_slab, out_first, out_last,
                            constants_first, first_step, steps, range.first, range.last, slabs_.radius(),
-                           j < slabs_.count() - 1};
-    if (args.out_count() > 0 && args.in_last >= args.in_first && args.in_first < out_first) {
-      throw std::logic_error("skewed task " + std::to_string(j) + " copies slabs in below those it copies out");
+                           j < slabs_.count() - 1, false};
+    // Slabs both copied in and out: only where there is one slab.
+    const bool in_and_out = args.out_count() > 0 && args.in_last >= args.in_first && args.in_first <= out_last;
+    if (in_and_out && slabs_.count() > 1) {
+      throw std::logic_error("skewed task " + std::to_string(j) + " copies a slab both in and out");
     }
+    const int start = static_cast<int>(first_step % 2), end = static_cast<int>((first_step + steps) % 2);
+    args.in_shares_out = in_and_out && start == end;
     // A pass's first task writes every ring plane it reads (it copies in
     // all the slabs it touches): it needs nothing the ring held before.
     std::vector<starpu_data_descr> data{{window.get(), j == 0 ? STARPU_W : STARPU_RW}};
     for (int s = args.out_first; s <= args.out_last; ++s) {
-      data.push_back({updated[s].get(), s >= args.in_first && s <= args.in_last ? STARPU_RW : STARPU_W});
+      data.push_back({updated[end][s].get(), args.in_shares_out ? STARPU_RW : STARPU_W});
     }
-    for (int s = args.in_only_first(); s <= args.in_last; ++s) data.push_back({updated[s].get(), STARPU_R});
+    for (int s = args.in_first; !args.in_shares_out && s <= args.in_last; ++s) {
+      data.push_back({updated[start][s].get(), STARPU_R});
+    }
     for (int s = constants_first; s <= constants_last; ++s) data.push_back({read_only[s].get(), STARPU_R});
     // The task's newest slab starts its trip to the GPU now, while the tasks
     // before it run: the tasks form a chain, so StarPU would fetch it only
     // once this one is ready.
     if (gpu_node_ >= 0 && args.in_last >= args.in_first) {
-      starpu_data_prefetch_on_node(updated[last_slab].get(), gpu_node_, 1);
+      starpu_data_prefetch_on_node(updated[start][last_slab].get(), gpu_node_, 1);
       if (constants_last >= last_slab) starpu_data_prefetch_on_node(read_only[last_slab].get(), gpu_node_, 1);
     }
     tasks.task_submitted();
@@ -282,12 +295,11 @@ class SkewedRun {
     for (int s = args.out_first; s <= args.out_last; ++s) {
       if (cell_only) starpu_data_wont_use(read_only[s].get());
       if (last_pass) {
-        std::vector<starpu_data_descr> gather{{updated[s].get(), STARPU_R}};
-        copy_task(gather_codelet_, gather,
-                  {&geometry_, grid_updated_.data(), grid_constants_.data(), s, static_cast<int>(end_step_ % 2)}, &tasks);
+        std::vector<starpu_data_descr> gather{{updated[end][s].get(), STARPU_R}};
+        copy_task(gather_codelet_, gather, {&geometry_, grid_updated_.data(), grid_constants_.data(), s}, &tasks);
         continue;
       }
-      starpu_data_wont_use(updated[s].get());
+      starpu_data_wont_use(updated[end][s].get());
     }
     for (int s = args.in_first; geometry_.window_constants && s <= args.in_last; ++s) {
       starpu_data_wont_use(read_only[s].get());
