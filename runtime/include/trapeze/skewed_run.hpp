@@ -156,12 +156,18 @@ class SkewedRun {
       const Index passes = (steps + slabs_.height() - 1) / slabs_.height();
       const Index total = passes * slabs_.count();
       Index next = 0;
+      // The gathers of the last pass count apart from the window: in it, a
+      // gather held a place a skewed task could have had, so the GPU waited
+      // for each slab's copy home (Himeno L under a cap: the last pass's GPU
+      // busy about half its time, docs/PERF.md, session 36, call 3).
+      TaskWindow gathers(
+          slabs_.count(), [] { return false; }, [] { return false; });
       TaskWindow window_of_tasks(
           task_window_capacity,
           [&] {
             const Index pass = next / slabs_.count(), done = pass * slabs_.height();
             submit(static_cast<int>(next % slabs_.count()), first_step + done,
-                   std::min(slabs_.height(), steps - done), updated, read_only, window, window_of_tasks);
+                   std::min(slabs_.height(), steps - done), updated, read_only, window, window_of_tasks, gathers);
             return ++next < total;
           },
           [&] { return next < total; });
@@ -173,9 +179,10 @@ class SkewedRun {
         const auto submission = window_of_tasks.lock_submission();
         window_of_tasks.fill(submission, false);
       }
-      // The gathers are the window's tasks too (submitted after each slab's
-      // last task): when it is done, the grid holds the result.
+      // When the gathers (submitted after each slab's last task) are done,
+      // the grid holds the result.
       window_of_tasks.wait_until_done();
+      gathers.wait_until_done();
     }
   }
 
@@ -213,7 +220,7 @@ class SkewedRun {
     return g;
   }
 
-  // A scatter or gather task; `counted` (a gather) completes in the window.
+  // A scatter or gather task; `counted` (a gather) completes in that window.
   void copy_task(starpu_codelet& codelet, std::vector<starpu_data_descr>& data, const SkewedCopyArgs<T>& args,
                  TaskWindow* counted = nullptr) {
     if (counted) counted->task_submitted();
@@ -236,7 +243,8 @@ class SkewedRun {
   static void on_task_done(void* window) { static_cast<TaskWindow*>(window)->task_done(); }
 
   void submit(int j, Index first_step, Index steps, const std::array<std::vector<DataHandle>, 2>& updated,
-              const std::vector<DataHandle>& read_only, const DataHandle& window, TaskWindow& tasks) {
+              const std::vector<DataHandle>& read_only, const DataHandle& window, TaskWindow& tasks,
+              TaskWindow& gathers) {
     const auto [first_slab, last_slab] = slabs_.touched(j, steps);
     const PlaneRange range = slabs_.updated(j, 1);
     // New to the ring: every slab for a pass's first task, else those the
@@ -300,7 +308,7 @@ class SkewedRun {
       if (cell_only) starpu_data_wont_use(read_only[s].get());
       if (last_pass) {
         std::vector<starpu_data_descr> gather{{updated[end][s].get(), STARPU_R}};
-        copy_task(gather_codelet_, gather, {&geometry_, grid_updated_.data(), grid_constants_.data(), s}, &tasks);
+        copy_task(gather_codelet_, gather, {&geometry_, grid_updated_.data(), grid_constants_.data(), s}, &gathers);
         continue;
       }
       starpu_data_wont_use(updated[end][s].get());
