@@ -68,7 +68,6 @@ struct SkewedGeometry {
   bool window_constants = false;  // read-only fields in the ring too (read off their cell)
   Boundary boundary;
   SkewedRing ring;
-  int slabs = 1;
 
   // The ring planes of slab s and the planes beyond the domain's ends next
   // to it: first, last.

@@ -216,7 +216,6 @@ class SkewedRun {
     g.constant_fields = grid.constant_count();
     g.window_constants = g.constant_fields > 0 && !constants_at_cell_only_of<S>;
     g.boundary = grid.boundary();
-    g.slabs = slabs.count();
     return g;
   }
 
