@@ -472,7 +472,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   if (skewed) {
     trapeze::SkewedRun<S> run(runtime, stencil, grid, *skewed, devices);
     const auto start = std::chrono::steady_clock::now();
-    run.advance(run_steps, plan.first_step);
+    run.advance(run_steps, plan.first_step, progress.callback());
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     progress.finish(seconds);
     if (options.checksum) checksum = trapeze::checksum_of(grid);

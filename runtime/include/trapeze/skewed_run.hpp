@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -115,8 +116,9 @@ class SkewedRun {
 
   // Advances the grid by `steps` steps from `first_step` (the step its values
   // hold), in passes of the slabs' height; returns with the grid holding the
-  // result.
-  void advance(Index steps, Index first_step = 0) {
+  // result. `progress` hears about once a second the skewed tasks done (one
+  // a slab a pass, each streaming its slab) and the run's total.
+  void advance(Index steps, Index first_step = 0, const ProgressCallback& progress = {}) {
     if (steps < 0) throw InvalidArgument("steps must be >= 0, got " + std::to_string(steps));
     if (first_step < 0) throw InvalidArgument("first step must be >= 0, got " + std::to_string(first_step));
     if (steps == 0) return;
@@ -181,8 +183,10 @@ class SkewedRun {
       }
       // When the gathers (submitted after each slab's last task) are done,
       // the grid holds the result.
-      window_of_tasks.wait_until_done();
-      gathers.wait_until_done();
+      std::function<void()> tick;
+      if (progress) tick = [&] { progress(window_of_tasks.completed(), total); };
+      window_of_tasks.wait_until_done(tick);
+      gathers.wait_until_done(tick);
     }
   }
 
