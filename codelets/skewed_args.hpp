@@ -14,13 +14,15 @@
 // pass's first step, the start parity), and copies out only the slabs no
 // later task of the pass reads (at its last step, the end parity). Before,
 // every task copied all the slabs it touched, both parities, into a scratch
-// window and back: for Himeno L in 2-plane slabs, half again the bytes of
-// its steps (docs/PERF.md, session 36). A task's buffers: the ring (RW); the
-// end-parity buffers of the slabs it copies out (W), then the start-parity
-// buffers of those it copies in (R; a lone slab copied in and out at one
-// parity is one RW buffer); the read-only buffers of the slabs whose read-only fields it
-// reads (R): every slab it touches where the stencil reads them at its cell
-// only (constants_at_cell_only_of), else those it copies into the ring.
+// window and back: by count, for Himeno L in 2-plane slabs, about half again
+// the bytes of its steps (docs/PERF.md, session 36). A task's buffers: the
+// ring (RW); the end-parity buffers of the slabs it copies out (RW, though
+// overwritten: W stalled under caps, trapeze/skewed_run.hpp); the
+// start-parity buffers of those it copies in (R; a lone slab copied in and
+// out at one parity is one RW buffer); the read-only buffers of the slabs
+// whose read-only fields it reads (R): every slab it touches where the
+// stencil reads them at its cell only (constants_at_cell_only_of), else
+// those it copies into the ring.
 #include <utility>
 
 #include "trapeze/boundary.hpp"
