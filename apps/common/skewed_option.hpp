@@ -70,7 +70,7 @@ std::optional<trapeze::SkewedSlabs> skewed_slabs_for(const CommonOptions& option
     const double bytes = plane_cells * sizeof(typename S::value_type);
     const double plane_bytes = bytes * (updated + fixed);
     const double moving_plane_bytes = bytes * (updated / 2 + (in_slabs ? 0.0 : fixed));
-    const int max_touched = in_slabs && fixed > 0 ? trapeze::SkewedRun<S>::max_cuda_slabs : 0;
+    const int max_touched = trapeze::SkewedRun<S>::reads_constants_in_slabs ? trapeze::SkewedRun<S>::max_cuda_slabs : 0;
     const auto min_slab = static_cast<trapeze::Index>(std::ceil(skewed_min_slab_cells / plane_cells));
     return trapeze::choose_skewed_slabs(planes, radius, pass_limit, plane_bytes, skewed_gpu_share * gpu_memory, min_slab,
                                         max_touched, skewed_min_slab_count, moving_plane_bytes);

@@ -261,9 +261,11 @@ class SkewedRun {
       out_last = s;
     }
     if (out_first > out_last) out_first = 0, out_last = -1;
-    const bool cell_only = !geometry_.window_constants && geometry_.constant_fields > 0;
+    // Read-only buffers: of every touched slab where the stencil reads them
+    // in their slabs, of the new slabs where the ring takes them, else none.
+    constexpr bool cell_only = reads_constants_in_slabs;
     const int constants_first = cell_only ? first_slab : in_first;
-    const int constants_last = cell_only ? last_slab : (geometry_.window_constants ? last_slab : in_first - 1);
+    const int constants_last = geometry_.constant_fields > 0 ? last_slab : in_first - 1;
     SkewedTaskArgs<S> args{&geometry_, &stencil_, first_slab, last_slab, in_first, last_slab, out_first, out_last,
                            constants_first, first_step, steps, range.first, range.last, slabs_.radius(),
                            j < slabs_.count() - 1, false};
