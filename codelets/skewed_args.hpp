@@ -10,9 +10,11 @@
 //
 // The planes a pass works on live in one ring window (SkewedRing), a data
 // handle every task holds RW, so it stays on the device from task to task: a
-// task copies into it only the slabs the task before did not touch (at the
-// pass's first step, the start parity), and copies out only the slabs no
-// later task of the pass reads (at its last step, the end parity). Before,
+// task copies into it only the slabs it touches that the ring does not hold
+// (at the pass's first step, the start parity), and copies out only the
+// slabs no later task of the pass reads (at its last step, the end parity);
+// passes alternate direction, and a pass's last task leaves its slabs in the
+// ring to the next (trapeze/skewed_slabs.hpp, skewed_schedule). Before,
 // every task copied all the slabs it touched, both parities, into a scratch
 // window and back: by count, for Himeno L in 2-plane slabs, about half again
 // the bytes of its steps (docs/PERF.md, session 36). A task's buffers: the
@@ -102,14 +104,23 @@ struct SkewedTaskArgs {
   int constants_first;      // the first slab whose read-only buffer it holds
   Index first_step;    // the pass's first step (its parity picks the buffers)
   Index steps;         // steps of this pass
-  // Planes of its step t: [max(0, first - lean (t-1)), last - lean (t-1)],
-  // the last task's top staying at the domain's last plane.
+  // Planes of its step t: [first + lean (t-1), last + lean (t-1)] within
+  // the domain, but for an end held at the domain's edge (the top of the
+  // last slab's task going up, the bottom of the first slab's going down).
   Index first;
   Index last;
-  Index lean;          // the radius along the axis
-  bool lean_top;       // false for the last slab's task
+  Index lean;          // -r in a pass up the axis, +r down (trapeze/skewed_slabs.hpp)
+  bool first_held;
+  bool last_held;
 
   bool in_shares_out;       // one slab, copied in and out of one buffer (a pass of even steps)
+
+  // The planes the task updates at its step t (1..steps) of a domain of
+  // `planes` planes: first, last (none: last < first).
+  std::pair<Index, Index> planes_at(Index t, Index planes) const {
+    const Index move = lean * (t - 1), lo = first + move, hi = last + move;
+    return {first_held ? first : (lo < 0 ? 0 : lo), last_held ? last : (hi > planes - 1 ? planes - 1 : hi)};
+  }
 
   int out_count() const { return out_last >= out_first ? out_last - out_first + 1 : 0; }
   int in_count() const { return in_shares_out || in_last < in_first ? 0 : in_last - in_first + 1; }

@@ -1,6 +1,7 @@
-// Skewed slabs (trapeze/skewed_slabs.hpp): the schedule updates every plane
-// once a step and only from planes at the step before, its bookkeeping (the
-// slabs a task touches, when a slab is done, what a GPU holds) agrees with
+// Skewed slabs (trapeze/skewed_slabs.hpp): the schedule, passes up and
+// down in turn, updates every plane once a step and only from planes at the
+// step before, its bookkeeping (the slabs a task touches, when a slab is
+// done, what the ring holds, what goes home, what a GPU holds) agrees with
 // that, the choice for a budget fits it with the fewest passes, and run in
 // plain loops it equals the sequential reference bit for bit for every app
 // whose slowest axis has a radius.
@@ -30,49 +31,106 @@ namespace {
 using trapeze::Index;
 using trapeze::SkewedSlabs;
 
-// Follows every plane's step through `steps` steps of the schedule and
-// checks each update's inputs, what each task touches and when each slab is
-// done. Returns the number of updates.
+// Follows every plane's step through the run's schedule (skewed_schedule)
+// and checks each update's inputs, what each task touches, when each slab is
+// done, and the ring: a task finds every plane it reads in its ring slot
+// (planes -r..-1 and n..n+r-1 beyond the ends included), a slab copied in
+// comes from a home holding its newest step, a slab copied home holds the
+// pass's last step, and at the end every home holds the run's. Returns the
+// number of updates.
 Index check_schedule(const SkewedSlabs& slabs, Index steps) {
-  const Index n = slabs.planes(), r = slabs.radius();
-  std::vector<Index> at(n, 0);  // the step each plane holds
+  const Index n = slabs.planes(), r = slabs.radius(), L = slabs.slab();
+  std::vector<Index> at(n, 0);             // the step each plane holds
+  std::vector<Index> home(slabs.count(), 0);  // the step each slab's home holds
+  const Index ring = slabs.most_touched() * L + 2 * r;
+  std::vector<Index> slot_plane(ring, n + r + 1);  // the plane in each ring slot (none yet)
+  const auto slot = [&](Index plane) { return (plane + r) % ring; };
   Index updates = 0;
-  for (Index done = 0; done < steps; done += slabs.height()) {
-    const Index pass_steps = std::min(slabs.height(), steps - done);
-    std::vector<int> last_reader(slabs.count(), -1);
-    for (int j = 0; j < slabs.count(); ++j) {
-      const auto [first_slab, last_slab] = slabs.touched(j, pass_steps);
-      for (Index t = 1; t <= pass_steps; ++t) {
-        const auto range = slabs.updated(j, t);
-        const Index step = done + t;  // the step the range reaches
-        for (Index z = range.first; z <= range.last; ++z) {
-          EXPECT_EQ(at[z], step - 1) << "plane " << z << " task " << j << " step " << t;
-          // Neighbours hold the step before, or this step with the one
-          // before still in the other buffer.
-          for (Index d = std::max<Index>(0, z - r); d <= std::min(n - 1, z + r); ++d) {
-            if (d < range.first || d > range.last) {
-              EXPECT_TRUE(at[d] == step - 1 || at[d] == step) << "neighbour " << d << " of " << z << " at " << at[d];
-            }
-            const int slab = static_cast<int>(d / slabs.slab());
-            EXPECT_GE(slab, first_slab);
-            EXPECT_LE(slab, last_slab);
-            last_reader[slab] = j;
-          }
-        }
-        for (Index z = range.first; z <= range.last; ++z) at[z] = step, ++updates;
-      }
-      // Slabs whose last task this was hold the pass's last step.
-      for (int s = 0; s < slabs.count(); ++s) {
-        if (slabs.last_task(s, pass_steps) != j) continue;
-        const auto planes = slabs.slab_planes(s);
-        for (Index z = planes.first; z <= planes.last; ++z) EXPECT_EQ(at[z], done + pass_steps) << "slab " << s;
-      }
-      EXPECT_LE(last_slab - first_slab + 2, slabs.resident_slabs() + (last_slab == slabs.count() - 1 ? 1 : 0));
+  std::vector<trapeze::SkewedTask> tasks = trapeze::skewed_schedule(slabs, steps);
+  EXPECT_EQ(static_cast<Index>(tasks.size()), slabs.count() * ((steps + slabs.height() - 1) / slabs.height()));
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const trapeze::SkewedTask& task = tasks[i];
+    SCOPED_TRACE("pass " + std::to_string(task.pass) + (task.down ? " down" : " up") + " task " +
+                 std::to_string(task.order));
+    const Index pass_steps = task.steps, done = task.first_step;
+    EXPECT_EQ(task.slab, slabs.slab_of(task.order, task.down));
+    EXPECT_EQ(task.down, SkewedSlabs::runs_down(task.pass));
+    const auto [first_slab, last_slab] = slabs.touched(task.order, pass_steps, task.down);
+    EXPECT_EQ(task.first_slab, first_slab);
+    EXPECT_EQ(task.last_slab, last_slab);
+    if (i == 0) {
+      EXPECT_EQ(task.in_first, first_slab);
+      EXPECT_EQ(task.in_last, last_slab);
     }
-    for (int s = 0; s < slabs.count(); ++s) EXPECT_LE(last_reader[s], slabs.last_task(s, pass_steps)) << "slab " << s;
+    for (int s = task.in_first; s <= task.in_last; ++s) {
+      EXPECT_GE(s, first_slab);
+      EXPECT_LE(s, last_slab);
+      const auto planes = slabs.slab_planes(s);
+      for (Index z = planes.first; z <= planes.last; ++z) {
+        EXPECT_EQ(at[z], home[s]) << "slab " << s << " copied in from a stale home";
+        slot_plane[slot(z)] = z;
+      }
+      for (Index z = 1; z <= r; ++z) {
+        if (s == 0) slot_plane[slot(-z)] = -z;
+        if (s == slabs.count() - 1) slot_plane[slot(n - 1 + z)] = n - 1 + z;
+      }
+    }
+    for (Index t = 1; t <= pass_steps; ++t) {
+      const auto range = slabs.updated(task.order, t, task.down);
+      const Index step = done + t;  // the step the range reaches
+      for (Index z = range.first; z <= range.last; ++z) {
+        EXPECT_EQ(at[z], step - 1) << "plane " << z << " step " << t;
+        // Neighbours hold the step before, or this step with the one
+        // before still in the other buffer; all in the ring.
+        for (Index d = z - r; d <= z + r; ++d) {
+          EXPECT_EQ(slot_plane[slot(d)], d) << "plane " << d << " not in the ring";
+          if (d < 0 || d >= n) continue;
+          if (d < range.first || d > range.last) {
+            EXPECT_TRUE(at[d] == step - 1 || at[d] == step) << "neighbour " << d << " of " << z << " at " << at[d];
+          }
+          const int slab = static_cast<int>(d / L);
+          EXPECT_GE(slab, first_slab);
+          EXPECT_LE(slab, last_slab);
+        }
+      }
+      for (Index z = range.first; z <= range.last; ++z) at[z] = step, ++updates;
+    }
+    // Slabs copied home hold the pass's last step.
+    for (int s = task.out_first; s <= task.out_last; ++s) {
+      EXPECT_EQ(slabs.last_task(s, pass_steps, task.down), task.order) << "slab " << s;
+      const auto planes = slabs.slab_planes(s);
+      for (Index z = planes.first; z <= planes.last; ++z) EXPECT_EQ(at[z], done + pass_steps) << "slab " << s;
+      home[s] = done + pass_steps;
+    }
+    const bool at_edge = task.down ? first_slab == 0 : last_slab == slabs.count() - 1;
+    EXPECT_LE(last_slab - first_slab + 2, slabs.resident_slabs() + (at_edge ? 1 : 0));
   }
   for (Index z = 0; z < n; ++z) EXPECT_EQ(at[z], steps) << "plane " << z;
+  for (int s = 0; s < slabs.count(); ++s) EXPECT_EQ(home[s], steps) << "slab " << s << " not home";
   return updates;
+}
+
+// Copies between the ring and the slabs' homes: each slab crosses once a
+// pass, less what a pass hands the next in the ring.
+TEST(SkewedSlabs, APassHandsTheNextTheSlabsItsLastTaskTouched) {
+  const SkewedSlabs slabs(64, 4, 32, 1);  // Himeno L's 4:32 on 64 planes
+  const std::vector<trapeze::SkewedTask> tasks = trapeze::skewed_schedule(slabs, 128);
+  ASSERT_EQ(tasks.size(), 4u * 16u);
+  int in = 0, out = 0;
+  for (const trapeze::SkewedTask& task : tasks) {
+    in += task.copies_in() ? task.in_last - task.in_first + 1 : 0;
+    out += task.copies_out() ? task.out_last - task.out_first + 1 : 0;
+  }
+  // At each of the 3 turns the ring holds 10 slabs (up: 6..15, those its
+  // last new slab's task touched; down: 0..9), which the next pass does not
+  // copy in; 9 of them (7..15, 0..8: those the pass's last task touched)
+  // the pass does not copy home.
+  EXPECT_EQ(in, 4 * 16 - 3 * 10);
+  EXPECT_EQ(out, 4 * 16 - 3 * 9);
+  EXPECT_FALSE(tasks[15].copies_out());
+  EXPECT_FALSE(tasks[16].copies_in());
+  EXPECT_TRUE(tasks[16].down);
+  EXPECT_EQ(tasks[16].slab, 15);
 }
 
 TEST(SkewedSlabs, EveryPlaneOnceAStepFromThePlanesOfTheStepBefore) {

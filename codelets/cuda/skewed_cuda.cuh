@@ -258,8 +258,7 @@ void skewed_task_cuda(void* buffers[], void* cl_arg) {
 
   const unsigned row_blocks = static_cast<unsigned>((g.domain[0] + 127) / 128);
   for (Index t = 1; t <= args.steps; ++t) {
-    const long long lo = std::max<long long>(0, args.first - args.lean * (t - 1));
-    const long long hi = args.lean_top ? args.last - args.lean * (t - 1) : args.last;
+    const auto [lo, hi] = args.planes_at(t, n);
     if (hi < lo) continue;
     const long long step = args.first_step + t - 1;
     T* in = window + (step % 2) * fields * field;

@@ -1,6 +1,7 @@
 #include "trapeze/skewed_slabs.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 
@@ -30,23 +31,97 @@ PlaneRange SkewedSlabs::slab_planes(int j) const {
   return {j * slab_, std::min(planes_, (j + 1) * slab_) - 1};
 }
 
-PlaneRange SkewedSlabs::updated(int j, Index t) const {
-  const Index lean = radius_ * (t - 1);
-  const Index last = j == count_ - 1 ? planes_ - 1 : (j + 1) * slab_ - 1 - lean;
-  return {std::max<Index>(0, j * slab_ - lean), last};
+PlaneRange SkewedSlabs::updated(int j, Index t, bool down) const {
+  const Index s = slab_of(j, down), lean = radius_ * (t - 1);
+  if (down) return {s == 0 ? 0 : s * slab_ + lean, std::min(planes_ - 1, (s + 1) * slab_ - 1 + lean)};
+  return {std::max<Index>(0, s * slab_ - lean), s == count_ - 1 ? planes_ - 1 : (s + 1) * slab_ - 1 - lean};
 }
 
-std::pair<int, int> SkewedSlabs::touched(int j, Index steps) const {
-  const Index lowest = std::max<Index>(0, j * slab_ - radius_ * steps);
-  return {static_cast<int>(lowest / slab_), std::min(count_ - 1, j + 1)};
+std::pair<int, int> SkewedSlabs::touched(int j, Index steps, bool down) const {
+  const Index s = slab_of(j, down);
+  if (down) {
+    // Its lowest plane at its first step reads r below, in the slab below
+    // (L >= r); its highest at its last step reads r above.
+    const Index highest = std::min(planes_ - 1, (s + 1) * slab_ - 1 + radius_ * steps);
+    return {static_cast<int>(std::max<Index>(0, s - 1)), static_cast<int>(highest / slab_)};
+  }
+  const Index lowest = std::max<Index>(0, s * slab_ - radius_ * steps);
+  return {static_cast<int>(lowest / slab_), static_cast<int>(std::min<Index>(count_ - 1, s + 1))};
 }
 
-int SkewedSlabs::last_task(int s, Index steps) const {
+int SkewedSlabs::last_task(int s, Index steps, bool down) const {
+  if (down) {
+    // The lowest slab whose task reaches up to slab s.
+    const Index lowest = std::max<Index>(0, s - 1 - (radius_ * steps - 1) / slab_);
+    return count_ - 1 - static_cast<int>(lowest);
+  }
   return static_cast<int>(std::min<Index>(count_ - 1, s + ceil_div(radius_ * steps, slab_)));
+}
+
+int SkewedSlabs::most_touched() const {
+  int most = 0;
+  for (const bool down : {false, true}) {
+    for (int j = 0; j < count_; ++j) {
+      const auto [first, last] = touched(j, height_, down);
+      most = std::max(most, last - first + 1);
+    }
+  }
+  return most;
 }
 
 int SkewedSlabs::resident_slabs() const {
   return static_cast<int>(std::min<Index>(count_, ceil_div(radius_ * height_, slab_) + 3));
+}
+
+std::vector<SkewedTask> skewed_schedule(const SkewedSlabs& slabs, Index steps) {
+  if (steps < 0) throw InvalidArgument("skewed slabs need steps >= 0, got " + std::to_string(steps));
+  std::vector<SkewedTask> tasks;
+  const int count = slabs.count();
+  const Index passes = ceil_div(steps, slabs.height());
+  tasks.reserve(static_cast<std::size_t>(passes * count));
+  // The slabs whose newest values the ring holds: first, last (none: last < first).
+  int held_first = 0, held_last = -1;
+  for (Index pass = 0; pass < passes; ++pass) {
+    const bool down = SkewedSlabs::runs_down(pass);
+    const Index done = pass * slabs.height(), pass_steps = std::min(slabs.height(), steps - done);
+    for (int j = 0; j < count; ++j) {
+      SkewedTask task;
+      task.pass = pass;
+      task.order = j;
+      task.slab = slabs.slab_of(j, down);
+      task.down = down;
+      task.first_step = done;
+      task.steps = pass_steps;
+      std::tie(task.first_slab, task.last_slab) = slabs.touched(j, pass_steps, down);
+      // New to the ring: what it touches beyond what the ring holds, at one end.
+      const bool below = task.first_slab < held_first, above = task.last_slab > held_last;
+      if (held_last < held_first || task.last_slab < held_first || task.first_slab > held_last) {
+        task.in_first = task.first_slab, task.in_last = task.last_slab;
+      } else if (below && above) {
+        throw std::logic_error("skewed task " + std::to_string(j) + " of pass " + std::to_string(pass) +
+                               " needs slabs on both sides of the ring's");
+      } else if (below) {
+        task.in_first = task.first_slab, task.in_last = held_first - 1;
+      } else if (above) {
+        task.in_first = held_last + 1, task.in_last = task.last_slab;
+      }
+      // New planes may overwrite those of slabs it does not touch.
+      if (task.copies_in()) held_first = task.first_slab, held_last = task.last_slab;
+      if (j < count - 1 || pass == passes - 1) {
+        for (int s = task.first_slab; s <= task.last_slab; ++s) {
+          if (slabs.last_task(s, pass_steps, down) != j) continue;
+          if (!task.copies_out()) task.out_first = s;
+          task.out_last = s;
+        }
+      }
+      task.planes = slabs.updated(j, 1, down);
+      task.lean = down ? slabs.radius() : -slabs.radius();
+      task.first_held = down && task.slab == 0;
+      task.last_held = !down && task.slab == count - 1;
+      tasks.push_back(task);
+    }
+  }
+  return tasks;
 }
 
 SkewedSlabs choose_skewed_slabs(Index planes, Index radius, Index steps, double plane_bytes, double budget_bytes,

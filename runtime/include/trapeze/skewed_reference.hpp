@@ -1,10 +1,11 @@
 #pragma once
 // The skewed-slab schedule (trapeze/skewed_slabs.hpp) run in plain loops on
-// the CPU: every task of every pass in order, each step of a task over its
-// leaning range of planes, the double-buffered fields chosen by the parity
-// of the step. It shares the point update, the padding and the Neighbourhood
-// view with reference::advance, so equal results mean the schedule reads
-// every plane at the step it should: this is what the tests check before any
+// the CPU: every task of every pass in order (passes up and down the axis
+// in turn), each step of a task over its leaning range of planes, the
+// double-buffered fields chosen by the parity of the step. It shares the
+// point update, the padding and the Neighbourhood view with
+// reference::advance, so equal results mean the schedule reads every plane
+// at the step it should: this is what the tests check before any
 // StarPU run of skewed slabs is, and what those runs are checked against.
 #include <string>
 #include <vector>
@@ -89,11 +90,11 @@ void advance_skewed(const S& stencil, Grid<typename S::value_type>& grid, const 
   for (int f = 0; f < fields; ++f) {
     detail::pad(grid.updated(f).data(), n, r, grid.boundary(), buffers[first_step % 2].data() + f * padded_cells);
   }
-  for (Index done = 0; done < steps; done += slabs.height()) {
+  for (Index done = 0, pass = 0; done < steps; done += slabs.height(), ++pass) {
     const Index pass_steps = std::min(slabs.height(), steps - done);
     for (int j = 0; j < slabs.count(); ++j) {
       for (Index t = 1; t <= pass_steps; ++t) {
-        const PlaneRange range = slabs.updated(j, t);
+        const PlaneRange range = slabs.updated(j, t, SkewedSlabs::runs_down(pass));
         if (range.empty()) continue;
         const Index step = first_step + done + t - 1;
         T* in = buffers[step % 2].data();

@@ -49,7 +49,7 @@ class SkewedRun {
     // The ring holds the planes of the slabs a task touches and r beyond
     // each end: the next task's new slab overwrites only planes no task
     // reads again.
-    geometry_.ring = {most_touched() * slabs_.slab() + 2 * slabs_.radius(), slabs_.radius()};
+    geometry_.ring = {slabs_.most_touched() * slabs_.slab() + 2 * slabs_.radius(), slabs_.radius()};
     if (grid.boundary().kind == BoundaryKind::periodic) {
       throw InvalidArgument("skewed slabs need a boundary that does not wrap, got periodic");
     }
@@ -83,7 +83,7 @@ class SkewedRun {
       // The CUDA task's pointers to the read-only fields in their slabs
       // travel to its kernels by value (codelets/cuda/skewed_cuda.cuh,
       // skewed_max_slabs in codelets/skewed_args.hpp).
-      const int most = most_touched();
+      const int most = slabs_.most_touched();
       if (reads_constants_in_slabs && most > max_cuda_slabs) {
         throw InvalidArgument("a skewed task on a GPU touches at most " + std::to_string(max_cuda_slabs) +
                               " slabs; slabs of " + std::to_string(slabs_.slab()) + " planes at height " +
@@ -155,8 +155,8 @@ class SkewedRun {
       const DataHandle window = DataHandle::vector(nullptr, window_cells(), sizeof(T), false);
       // Tasks enter StarPU a few at a time (trapeze/task_window.hpp): each
       // depends on the one before, so more in StarPU would only hold memory.
-      const Index passes = (steps + slabs_.height() - 1) / slabs_.height();
-      const Index total = passes * slabs_.count();
+      const std::vector<SkewedTask> schedule = skewed_schedule(slabs_, steps);
+      const auto total = static_cast<Index>(schedule.size());
       Index next = 0;
       // The gathers of the last pass count apart from the window: in it, a
       // gather held a place a skewed task could have had, so the GPU waited
@@ -167,9 +167,8 @@ class SkewedRun {
       TaskWindow window_of_tasks(
           task_window_capacity,
           [&] {
-            const Index pass = next / slabs_.count(), done = pass * slabs_.height();
-            submit(static_cast<int>(next % slabs_.count()), first_step + done,
-                   std::min(slabs_.height(), steps - done), updated, read_only, window, window_of_tasks, gathers);
+            submit(schedule[static_cast<std::size_t>(next)], first_step, next == 0, updated, read_only, window,
+                   window_of_tasks, gathers);
             return ++next < total;
           },
           [&] { return next < total; });
@@ -192,16 +191,6 @@ class SkewedRun {
 
 
  private:
-  // The most slabs one task of a full pass touches.
-  int most_touched() const {
-    int most = 0;
-    for (int j = 0; j < slabs_.count(); ++j) {
-      const auto [first, last] = slabs_.touched(j, slabs_.height());
-      most = std::max(most, last - first + 1);
-    }
-    return most;
-  }
-
   static SkewedGeometry geometry_of(const Grid<T>& grid, const SkewedSlabs& slabs) {
     SkewedGeometry g;
     g.domain = grid.extent();
@@ -245,40 +234,35 @@ class SkewedRun {
 
   static void on_task_done(void* window) { static_cast<TaskWindow*>(window)->task_done(); }
 
-  void submit(int j, Index first_step, Index steps, const std::array<std::vector<DataHandle>, 2>& updated,
-              const std::vector<DataHandle>& read_only, const DataHandle& window, TaskWindow& tasks,
-              TaskWindow& gathers) {
-    const auto [first_slab, last_slab] = slabs_.touched(j, steps);
-    const PlaneRange range = slabs_.updated(j, 1);
-    // New to the ring: every slab for a pass's first task, else those the
-    // task before did not touch. Out of it: those no later task of the pass
-    // reads.
-    const int in_first = j == 0 ? first_slab : slabs_.touched(j - 1, steps).second + 1;
-    int out_first = last_slab + 1, out_last = last_slab;
-    for (int s = first_slab; s <= last_slab; ++s) {
-      if (slabs_.last_task(s, steps) != j) continue;
-      out_first = std::min(out_first, s);
-      out_last = s;
-    }
-    if (out_first > out_last) out_first = 0, out_last = -1;
+  // Submits `task` (skewed_schedule) of the run that started at
+  // `run_first_step`; `first_of_run`: the run's first task.
+  void submit(const SkewedTask& task, Index run_first_step, bool first_of_run,
+              const std::array<std::vector<DataHandle>, 2>& updated, const std::vector<DataHandle>& read_only,
+              const DataHandle& window, TaskWindow& tasks, TaskWindow& gathers) {
+    const Index first_step = run_first_step + task.first_step;
     // Read-only buffers: of every touched slab where the stencil reads them
     // in their slabs, of the new slabs where the ring takes them, else none.
     constexpr bool cell_only = reads_constants_in_slabs;
-    const int constants_first = cell_only ? first_slab : in_first;
-    const int constants_last = geometry_.constant_fields > 0 ? last_slab : in_first - 1;
-    SkewedTaskArgs<S> args{&geometry_, &stencil_, first_slab, last_slab, in_first, last_slab, out_first, out_last,
-                           constants_first, first_step, steps, range.first, range.last, slabs_.radius(),
-                           j < slabs_.count() - 1, false};
+    const int constants_first = cell_only ? task.first_slab : task.in_first;
+    const int constants_last = geometry_.constant_fields == 0 ? constants_first - 1
+                               : cell_only                    ? task.last_slab
+                                                              : task.in_last;
+    SkewedTaskArgs<S> args{&geometry_,     &stencil_,        task.first_slab, task.last_slab,  task.in_first,
+                           task.in_last,   task.out_first,   task.out_last,   constants_first, first_step,
+                           task.steps,     task.planes.first, task.planes.last, task.lean,     task.first_held,
+                           task.last_held, false};
     // Slabs both copied in and out: only where there is one slab.
-    const bool in_and_out = args.out_count() > 0 && args.in_last >= args.in_first && args.in_first <= out_last;
+    const bool in_and_out = task.copies_in() && task.copies_out() && task.in_first <= task.out_last &&
+                            task.out_first <= task.in_last;
     if (in_and_out && slabs_.count() > 1) {
-      throw std::logic_error("skewed task " + std::to_string(j) + " copies a slab both in and out");
+      throw std::logic_error("skewed task " + std::to_string(task.order) + " copies a slab both in and out");
     }
-    const int start = static_cast<int>(first_step % 2), end = static_cast<int>((first_step + steps) % 2);
+    const int start = static_cast<int>(first_step % 2), end = static_cast<int>((first_step + task.steps) % 2);
     args.in_shares_out = in_and_out && start == end;
-    // A pass's first task writes every ring plane it reads (it copies in
+    // The run's first task writes every ring plane it reads (it copies in
     // all the slabs it touches): it needs nothing the ring held before.
-    std::vector<starpu_data_descr> data{{window.get(), j == 0 ? STARPU_W : STARPU_RW}};
+    // Later ones keep what the tasks before left, across passes too.
+    std::vector<starpu_data_descr> data{{window.get(), first_of_run ? STARPU_W : STARPU_RW}};
     // RW, though the task overwrites what it copies out: with W, StarPU's
     // memory manager stopped making room under a cap (Himeno M 40 steps
     // --skew auto under 96 MiB, L --skew 2:32 under 448 MiB: nothing ran
@@ -290,12 +274,12 @@ class SkewedRun {
       data.push_back({updated[start][s].get(), STARPU_R});
     }
     for (int s = constants_first; s <= constants_last; ++s) data.push_back({read_only[s].get(), STARPU_R});
-    // The task's newest slab starts its trip to the GPU now, while the tasks
-    // before it run: the tasks form a chain, so StarPU would fetch it only
+    // The task's new slabs start their trip to the GPU now, while the tasks
+    // before it run: the tasks form a chain, so StarPU would fetch them only
     // once this one is ready.
-    if (gpu_node_ >= 0 && args.in_last >= args.in_first) {
-      starpu_data_prefetch_on_node(updated[start][last_slab].get(), gpu_node_, 1);
-      if (constants_last >= last_slab) starpu_data_prefetch_on_node(read_only[last_slab].get(), gpu_node_, 1);
+    for (int s = task.in_first; gpu_node_ >= 0 && s <= task.in_last; ++s) {
+      starpu_data_prefetch_on_node(updated[start][s].get(), gpu_node_, 1);
+      if (s >= constants_first && s <= constants_last) starpu_data_prefetch_on_node(read_only[s].get(), gpu_node_, 1);
     }
     tasks.task_submitted();
     const int rc = starpu_task_insert(&codelet_, STARPU_VALUE, &args, sizeof args, STARPU_DATA_MODE_ARRAY, data.data(),
@@ -308,7 +292,7 @@ class SkewedRun {
     // Slabs copied out go home now, while the bus is free, and leave first
     // when StarPU needs room (ordered after the task); so do read-only
     // fields no later task of the pass reads.
-    const bool last_pass = first_step + steps == end_step_;
+    const bool last_pass = first_step + task.steps == end_step_;
     for (int s = args.out_first; s <= args.out_last; ++s) {
       if (cell_only) starpu_data_wont_use(read_only[s].get());
       if (last_pass) {
