@@ -18,7 +18,7 @@
 // every task copied all the slabs it touched, both parities, into a scratch
 // window and back: by count, for Himeno L in 2-plane slabs, about half again
 // the bytes of its steps (docs/PERF.md, session 36). A task's buffers: the
-// ring (RW); the end-parity buffers of the slabs it copies out (RW, though
+// ring (RW; none where SkewedTaskArgs::ring points to it); the end-parity buffers of the slabs it copies out (RW, though
 // overwritten: W stalled under caps, trapeze/skewed_run.hpp); the
 // start-parity buffers of those it copies in (R; a lone slab copied in and
 // out at one parity is one RW buffer); the read-only buffers of the slabs
@@ -114,6 +114,9 @@ struct SkewedTaskArgs {
   bool last_held;
 
   bool in_shares_out;       // one slab, copied in and out of one buffer (a pass of even steps)
+  // The ring: buffer 0, or this memory where no handle holds it (one GPU
+  // running the tasks in order on its stream, trapeze/skewed_run.hpp).
+  typename S::value_type* ring;
 
   // The planes the task updates at its step t (1..steps) of a domain of
   // `planes` planes: first, last (none: last < first).
@@ -126,9 +129,12 @@ struct SkewedTaskArgs {
   int in_count() const { return in_shares_out || in_last < in_first ? 0 : in_last - in_first + 1; }
   // The task's buffers of slab s's updated fields: the one it copies out
   // (end parity), the one it copies in (start parity).
-  int out_buffer(int s) const { return 1 + s - out_first; }
-  int in_buffer(int s) const { return in_shares_out ? out_buffer(s) : 1 + out_count() + s - in_first; }
-  int constant_buffer(int s) const { return 1 + out_count() + in_count() + s - constants_first; }
+  int first_slab_buffer() const { return ring ? 0 : 1; }
+  int out_buffer(int s) const { return first_slab_buffer() + s - out_first; }
+  int in_buffer(int s) const {
+    return in_shares_out ? out_buffer(s) : first_slab_buffer() + out_count() + s - in_first;
+  }
+  int constant_buffer(int s) const { return first_slab_buffer() + out_count() + in_count() + s - constants_first; }
 };
 
 }  // namespace trapeze

@@ -1,17 +1,21 @@
 // Stages enter StarPU through a bounded window: a run keeps at most the
 // window's tasks (plus one stage) in flight, the waiting thread tops the
-// window up, and the result is exactly the sequential reference's.
+// window up, and the result is exactly the sequential reference's. Tasks
+// given worker orders run in them.
 #include <gtest/gtest.h>
 
 #include <starpu.h>
 
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 #include "reference_check.hpp"
 #include "stencils/jacobi2d.hpp"
 #include "stencils/pathfinder.hpp"
+#include "trapeze/error.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/task_window.hpp"
 
@@ -231,6 +235,60 @@ TEST(OutOfCore, StallSecondsComeFromTheEnvironmentAndBadValuesAreNamed) {
     }
   }
   unsetenv("TRAPEZE_STALL_SECONDS");
+}
+
+// Tasks given worker orders (Runtime::take_worker_order) run in those orders
+// on their worker whatever order they were submitted in, and the numbers go
+// on from one batch to the next (StarPU counts from 1 for the session, and
+// waits forever for a number skipped): the skewed slabs' GPU tasks rely on
+// it (trapeze/skewed_run.hpp).
+struct OrderedRecord {
+  std::mutex* mutex;
+  std::vector<int>* ran;
+  int id;
+};
+
+void record_run(void*[], void* arg) {
+  const auto* record = static_cast<const OrderedRecord*>(arg);
+  const std::lock_guard lock(*record->mutex);
+  record->ran->push_back(record->id);
+}
+
+TEST(WorkerOrder, TasksRunInTheirOrdersAcrossBatches) {
+  trapeze::Runtime runtime({"lws", 2});
+  starpu_codelet codelet;
+  starpu_codelet_init(&codelet);
+  codelet.where = STARPU_CPU;
+  codelet.cpu_funcs[0] = &record_run;
+  codelet.nbuffers = 0;
+  std::mutex mutex;
+  std::vector<int> ran;
+  std::vector<OrderedRecord> records;
+  for (int id = 0; id < 6; ++id) records.push_back({&mutex, &ran, id});
+  const auto submit = [&](unsigned order, int id) {
+    starpu_task* task = starpu_task_create();
+    task->cl = &codelet;
+    task->cl_arg = &records[static_cast<std::size_t>(id)];
+    task->execute_on_a_specific_worker = 1;
+    task->workerid = 0;
+    task->workerorder = order;
+    ASSERT_EQ(starpu_task_submit(task), 0);
+  };
+  for (int batch = 0; batch < 3; ++batch) {
+    const unsigned first = runtime.take_worker_order(0);
+    if (batch == 1) {
+      // A number given back is handed out again.
+      runtime.give_back_worker_order(0);
+      EXPECT_EQ(runtime.take_worker_order(0), first);
+    }
+    const unsigned second = runtime.take_worker_order(0);
+    EXPECT_EQ(second, first + 1);
+    submit(second, 2 * batch + 1);
+    submit(first, 2 * batch);
+    starpu_task_wait_for_all();
+  }
+  EXPECT_EQ(ran, (std::vector<int>{0, 1, 2, 3, 4, 5}));
+  EXPECT_THROW(runtime.take_worker_order(runtime.worker_count()), trapeze::InvalidArgument);
 }
 
 }  // namespace

@@ -77,7 +77,7 @@ void skewed_task_cpu(void* buffers[], void* cl_arg) {
   const SkewedRing& ring = g.ring;
   const Index pc = g.plane_cells, field = g.ring_field_cells();
   const int fields = g.updated_fields, constants = g.constant_fields;
-  T* window = reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[0]));
+  T* window = args.ring ? args.ring : reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[0]));
   T* window_constants = g.window_constants ? window + 2 * fields * field : nullptr;
   const int start = static_cast<int>(args.first_step % 2), end = static_cast<int>((args.first_step + args.steps) % 2);
 

@@ -201,7 +201,7 @@ void skewed_task_cuda(void* buffers[], void* cl_arg) {
   const long long n = g.planes(), pc = g.plane_cells, field = g.ring_field_cells();
   const int fields = g.updated_fields, constants = g.constant_fields;
   const auto buffer = [&](int index) { return reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffers[index])); };
-  T* window = buffer(0);
+  T* window = args.ring ? args.ring : buffer(0);
   T* window_constants = g.window_constants ? window + 2 * fields * field : nullptr;
   SkewedSlabPointers<T> pointers{};
   if (constants > 0 && !g.window_constants) {

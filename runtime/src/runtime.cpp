@@ -250,6 +250,22 @@ std::vector<int> Runtime::cpu_worker_cores() const {
 }
 int Runtime::cuda_worker_count() const { return static_cast<int>(starpu_cuda_worker_get_count()); }
 
+unsigned Runtime::take_worker_order(int worker) {
+  if (worker < 0 || worker >= worker_count()) {
+    throw InvalidArgument("no StarPU worker " + std::to_string(worker) + " (" + std::to_string(worker_count()) +
+                          " workers)");
+  }
+  if (next_worker_order_.empty()) next_worker_order_.assign(static_cast<std::size_t>(worker_count()), 1);
+  return next_worker_order_[static_cast<std::size_t>(worker)]++;
+}
+
+void Runtime::give_back_worker_order(int worker) {
+  if (worker >= 0 && static_cast<std::size_t>(worker) < next_worker_order_.size() &&
+      next_worker_order_[static_cast<std::size_t>(worker)] > 1) {
+    --next_worker_order_[static_cast<std::size_t>(worker)];
+  }
+}
+
 BusTraffic Runtime::bus_traffic() const {
   std::lock_guard lock(bus_traffic_mutex_);
   bus_traffic_ += take_bus_traffic();

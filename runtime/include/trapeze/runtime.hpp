@@ -77,6 +77,13 @@ class Runtime {
     return first;
   }
   int cuda_worker_count() const;
+  // The next of the consecutive orders (1, 2, ...) in which worker `worker`
+  // runs the tasks submitted with STARPU_EXECUTE_ON_WORKER and
+  // STARPU_WORKER_ORDER (StarPU counts them from 1 for the whole session);
+  // give_back_worker_order returns the last one taken when its task could
+  // not be submitted, or the worker would wait for it forever.
+  unsigned take_worker_order(int worker);
+  void give_back_worker_order(int worker);
   // CUDA workers of every rank together (cuda_worker_count() without MPI):
   // the GPUs a run spread over the ranks shares its tiles among.
   int cuda_workers_of_all_ranks() const { return cuda_workers_of_all_ranks_; }
@@ -109,6 +116,7 @@ class Runtime {
   int cuda_workers_of_all_ranks_ = 0;
   int cpu_workers_of_all_ranks_ = 0;
   std::int64_t next_tag_ = 0;
+  std::vector<unsigned> next_worker_order_;  // by worker id, from 1
   std::string trace_file_;
   int disk_node_ = -1;
   mutable std::mutex bus_traffic_mutex_;

@@ -30,6 +30,7 @@
 #include "trapeze/error.hpp"
 #include "trapeze/grid.hpp"
 #include "trapeze/host_buffer.hpp"
+#include "trapeze/node_buffer.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/skewed_slabs.hpp"
 #include "trapeze/out_of_core.hpp"
@@ -45,7 +46,7 @@ class SkewedRun {
 
   SkewedRun(Runtime& runtime, const S& stencil, Grid<T>& grid, const SkewedSlabs& slabs,
             StageDevices devices = StageDevices::automatic)
-      : stencil_(stencil), grid_(grid), slabs_(slabs), geometry_(geometry_of(grid, slabs)) {
+      : runtime_(runtime), stencil_(stencil), grid_(grid), slabs_(slabs), geometry_(geometry_of(grid, slabs)) {
     // The ring holds the planes of the slabs a task touches and r beyond
     // each end: the next task's new slab overwrites only planes no task
     // reads again.
@@ -76,7 +77,8 @@ class SkewedRun {
     codelet_.where = codelet_where(devices, has_cuda, "skewed slabs");
     if (codelet_.where & STARPU_CUDA) {
       if (!(codelet_.where & STARPU_CPU) && runtime.cuda_worker_count() == 1) {
-        gpu_node_ = starpu_worker_get_memory_node(starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0));
+        gpu_worker_ = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0);
+        gpu_node_ = static_cast<int>(starpu_worker_get_memory_node(gpu_worker_));
       }
       codelet_.cuda_funcs[0] = cuda->skewed_task;
       codelet_.cuda_flags[0] = STARPU_CUDA_ASYNC;
@@ -150,9 +152,19 @@ class SkewedRun {
         if (geometry_.constant_fields > 0) data.push_back({read_only[s].get(), STARPU_W});
         copy_task(scatter_codelet_, data, {&geometry_, grid_updated_.data(), grid_constants_.data(), s});
       }
-      // The ring: allocated where the first task runs, kept there while
-      // every task holds it.
-      const DataHandle window = DataHandle::vector(nullptr, window_cells(), sizeof(T), false);
+      // The ring. On one GPU: memory of its own there (counted in what
+      // StarPU may use), no handle, the tasks run in submission order on
+      // the GPU worker (STARPU_WORKER_ORDER), so each task's kernels queue
+      // on the worker's stream behind the task before's: a handle every
+      // task held RW made each task wait for the one before to end, and the
+      // GPU idled between them (Himeno L, 4-plane slabs in 4 passes, in
+      // core: 0.87 of the same slabs in one pass; docs/PERF.md, session 37).
+      // Elsewhere (CPU workers, or no room for it): a handle every task
+      // holds RW, allocated where the first task runs and kept there.
+      NodeBuffer ring_memory;
+      if (gpu_node_ >= 0) ring_memory = NodeBuffer(static_cast<unsigned>(gpu_node_), window_cells() * sizeof(T));
+      T* const ring = static_cast<T*>(ring_memory.get());
+      const DataHandle window = ring ? DataHandle() : DataHandle::vector(nullptr, window_cells(), sizeof(T), false);
       // Tasks enter StarPU a few at a time (trapeze/task_window.hpp): each
       // depends on the one before, so more in StarPU would only hold memory.
       const std::vector<SkewedTask> schedule = skewed_schedule(slabs_, steps);
@@ -168,7 +180,7 @@ class SkewedRun {
           task_window_capacity,
           [&] {
             submit(schedule[static_cast<std::size_t>(next)], first_step, next == 0, updated, read_only, window,
-                   window_of_tasks, gathers);
+                   ring, window_of_tasks, gathers);
             return ++next < total;
           },
           [&] { return next < total; });
@@ -235,10 +247,12 @@ class SkewedRun {
   static void on_task_done(void* window) { static_cast<TaskWindow*>(window)->task_done(); }
 
   // Submits `task` (skewed_schedule) of the run that started at
-  // `run_first_step`; `first_of_run`: the run's first task.
+  // `run_first_step`; `first_of_run`: the run's first task. The ring is
+  // `ring` where not null (the tasks then run in order on the GPU worker),
+  // else `window`.
   void submit(const SkewedTask& task, Index run_first_step, bool first_of_run,
               const std::array<std::vector<DataHandle>, 2>& updated, const std::vector<DataHandle>& read_only,
-              const DataHandle& window, TaskWindow& tasks, TaskWindow& gathers) {
+              const DataHandle& window, T* ring, TaskWindow& tasks, TaskWindow& gathers) {
     const Index first_step = run_first_step + task.first_step;
     // Read-only buffers: of every touched slab where the stencil reads them
     // in their slabs, of the new slabs where the ring takes them, else none.
@@ -250,7 +264,7 @@ class SkewedRun {
     SkewedTaskArgs<S> args{&geometry_,     &stencil_,        task.first_slab, task.last_slab,  task.in_first,
                            task.in_last,   task.out_first,   task.out_last,   constants_first, first_step,
                            task.steps,     task.planes.first, task.planes.last, task.lean,     task.first_held,
-                           task.last_held, false};
+                           task.last_held, false,            ring};
     // Slabs both copied in and out: only where there is one slab.
     const bool in_and_out = task.copies_in() && task.copies_out() && task.in_first <= task.out_last &&
                             task.out_first <= task.in_last;
@@ -262,7 +276,8 @@ class SkewedRun {
     // The run's first task writes every ring plane it reads (it copies in
     // all the slabs it touches): it needs nothing the ring held before.
     // Later ones keep what the tasks before left, across passes too.
-    std::vector<starpu_data_descr> data{{window.get(), first_of_run ? STARPU_W : STARPU_RW}};
+    std::vector<starpu_data_descr> data;
+    if (!ring) data.push_back({window.get(), first_of_run ? STARPU_W : STARPU_RW});
     // RW, though the task overwrites what it copies out: with W, StarPU's
     // memory manager stopped making room under a cap (Himeno M 40 steps
     // --skew auto under 96 MiB, L --skew 2:32 under 448 MiB: nothing ran
@@ -282,10 +297,13 @@ class SkewedRun {
       if (s >= constants_first && s <= constants_last) starpu_data_prefetch_on_node(read_only[s].get(), gpu_node_, 1);
     }
     tasks.task_submitted();
+    const unsigned order = ring ? runtime_.take_worker_order(gpu_worker_) : 0;
     const int rc = starpu_task_insert(&codelet_, STARPU_VALUE, &args, sizeof args, STARPU_DATA_MODE_ARRAY, data.data(),
                                       static_cast<int>(data.size()), STARPU_CALLBACK_WITH_ARG_NFREE, &on_task_done,
-                                      &tasks, STARPU_NAME, "skewed", 0);
+                                      &tasks, STARPU_EXECUTE_ON_WORKER, ring ? gpu_worker_ : -1, STARPU_WORKER_ORDER,
+                                      order, STARPU_NAME, "skewed", 0);
     if (rc != 0) {
+      if (ring) runtime_.give_back_worker_order(gpu_worker_);
       tasks.task_not_submitted();
       throw RuntimeError("starpu_task_insert", rc);
     }
@@ -307,12 +325,14 @@ class SkewedRun {
     }
   }
 
+  Runtime& runtime_;
   S stencil_;
   Grid<T>& grid_;
   SkewedSlabs slabs_;
   SkewedGeometry geometry_;
   starpu_codelet codelet_{};
-  int gpu_node_ = -1;  // the one GPU's memory node, when tasks run there alone
+  int gpu_worker_ = -1;  // the one GPU's worker and memory node, when tasks run there alone
+  int gpu_node_ = -1;
   starpu_codelet scatter_codelet_{}, gather_codelet_{};
   // What the scatter and gather tasks of the advance() under way copy.
   std::vector<T*> grid_updated_;
