@@ -154,13 +154,14 @@ class SkewedRun {
       }
       // The ring. On one GPU: memory of its own there (counted in what
       // StarPU may use), no handle, the tasks run in submission order on
-      // the GPU worker (STARPU_WORKER_ORDER), so each task's kernels queue
-      // on the worker's stream behind the task before's: a handle every
-      // task held RW made each task wait for the one before to end, and the
-      // GPU idled between them (Himeno L, 4-plane slabs in 4 passes, in
-      // core: 0.87 of the same slabs in one pass; docs/PERF.md, session 37).
-      // Elsewhere (CPU workers, or no room for it): a handle every task
-      // holds RW, allocated where the first task runs and kept there.
+      // the GPU worker (STARPU_WORKER_ORDER), so a task's kernels may queue
+      // on the worker's stream behind the task before's, where a handle
+      // every task held RW made each task wait for the one before to end.
+      // Measured on an H200 (docs/PERF.md, session 37, call 3): Himeno L
+      // --skew auto in core 1.035x faster (32 tasks), under a quarter cap
+      // no faster (256 tasks, 0.99). Elsewhere (CPU workers, or no room
+      // for it): a handle every task holds RW, allocated where the first
+      // task runs and kept there.
       NodeBuffer ring_memory;
       if (gpu_node_ >= 0) ring_memory = NodeBuffer(static_cast<unsigned>(gpu_node_), window_cells() * sizeof(T));
       T* const ring = static_cast<T*>(ring_memory.get());
