@@ -103,6 +103,13 @@ class SkewedRun {
       slab_updated_memory_.emplace_back(2 * geometry_.updated_fields * cells);
       if (geometry_.constant_fields > 0) slab_constant_memory_.emplace_back(geometry_.constant_fields * cells);
     }
+    // The ring on one GPU (advance()), allocated here too: inside the run
+    // its allocation took 20 ms (an H200, the process's first on the GPU;
+    // FxT trace of Himeno L, docs/PERF.md, session 37, call 4) and held back
+    // the first GPU task after the first slabs were ready. Allocated here,
+    // Himeno L under a quarter cap ran 1.06x faster (call 5). A run over the
+    // same grid reuses it.
+    if (gpu_node_ >= 0) ring_memory_ = NodeBuffer(static_cast<unsigned>(gpu_node_), window_cells() * sizeof(T));
   }
 
   // Most slabs a task on a GPU may touch where it reads read-only fields in
@@ -162,9 +169,7 @@ class SkewedRun {
       // no faster (256 tasks, 0.99). Elsewhere (CPU workers, or no room
       // for it): a handle every task holds RW, allocated where the first
       // task runs and kept there.
-      NodeBuffer ring_memory;
-      if (gpu_node_ >= 0) ring_memory = NodeBuffer(static_cast<unsigned>(gpu_node_), window_cells() * sizeof(T));
-      T* const ring = static_cast<T*>(ring_memory.get());
+      T* const ring = static_cast<T*>(ring_memory_.get());
       const DataHandle window = ring ? DataHandle() : DataHandle::vector(nullptr, window_cells(), sizeof(T), false);
       // Tasks enter StarPU a few at a time (trapeze/task_window.hpp): each
       // depends on the one before, so more in StarPU would only hold memory.
@@ -341,6 +346,9 @@ class SkewedRun {
   Index end_step_ = 0;
   // Each slab's host memory: its updated fields' two parities, its read-only fields.
   std::vector<HostBuffer<T>> slab_updated_memory_, slab_constant_memory_;
+  // The ring on the one GPU where tasks run there alone (empty elsewhere, or
+  // where StarPU had no room for it: the ring is then a handle).
+  NodeBuffer ring_memory_;
 };
 
 }  // namespace trapeze
