@@ -18,8 +18,10 @@
 // every task copied all the slabs it touched, both parities, into a scratch
 // window and back: by count, for Himeno L in 2-plane slabs, about half again
 // the bytes of its steps (docs/PERF.md, session 36). A task's buffers: the
-// ring (RW; none where SkewedTaskArgs::ring points to it); the end-parity buffers of the slabs it copies out (RW, though
-// overwritten: W stalled under caps, trapeze/skewed_run.hpp); the
+// ring (RW; none where SkewedTaskArgs::ring points to it); the end-parity
+// buffers of the slabs it copies out (RW, though overwritten: W stalled under
+// caps; invalidated just before, so nothing stale is copied in:
+// trapeze/skewed_run.hpp); the
 // start-parity buffers of those it copies in (R; a lone slab copied in and
 // out at one parity is one RW buffer); the read-only buffers of the slabs
 // whose read-only fields it reads (R): every slab it touches where the

@@ -67,6 +67,16 @@ class SkewedRun {
     scatter_codelet_.name = "skewed_scatter";
     gather_codelet_.cpu_funcs[0] = &skewed_gather_cpu<T>;
     gather_codelet_.name = "skewed_gather";
+    // A slab buffer invalidated before a task overwrites it (submit()) is
+    // "initialised" by this codelet, which does nothing: with no valid copy
+    // anywhere, StarPU allocates the buffer where the task runs and copies
+    // nothing there (StarPU's init method of a handle, here not a reduction).
+    starpu_codelet_init(&fresh_codelet_);
+    fresh_codelet_.cpu_funcs[0] = &leave_as_is;
+    fresh_codelet_.cuda_funcs[0] = &leave_as_is;
+    fresh_codelet_.nbuffers = 1;
+    fresh_codelet_.modes[0] = STARPU_W;
+    fresh_codelet_.name = "skewed_fresh";
     starpu_codelet_init(&codelet_);
     codelet_.cpu_funcs[0] = &skewed_task_cpu<S>;
     codelet_.cpu_funcs_name[0] = "skewed_task_cpu";
@@ -150,6 +160,7 @@ class SkewedRun {
         const std::size_t half = updated_memory.size() / 2;
         for (int parity = 0; parity < 2; ++parity) {
           updated[parity].push_back(DataHandle::vector(updated_memory.data() + parity * half, half, sizeof(T), false));
+          starpu_data_set_reduction_methods(updated[parity].back().get(), nullptr, &fresh_codelet_);
         }
         if (geometry_.constant_fields > 0) {
           const HostBuffer<T>& constant_memory = slab_constant_memory_[s];
@@ -250,6 +261,8 @@ class SkewedRun {
   // slabs on the way (prefetched at submission).
   static constexpr Index task_window_capacity = 3;
 
+  static void leave_as_is(void*[], void*) {}
+
   static void on_task_done(void* window) { static_cast<TaskWindow*>(window)->task_done(); }
 
   // Submits `task` (skewed_schedule) of the run that started at
@@ -288,9 +301,17 @@ class SkewedRun {
     // memory manager stopped making room under a cap (Himeno M 40 steps
     // --skew auto under 96 MiB, L --skew 2:32 under 448 MiB: nothing ran
     // for the stall guard's 6 s with the GPU full; RW ran both; docs/PERF.md,
-    // session 36, call 2). The price: one parity of the slab's updated
-    // fields crosses to the GPU unread.
-    for (int s = args.out_first; s <= args.out_last; ++s) data.push_back({updated[end][s].get(), STARPU_RW});
+    // session 36, call 2). So that RW does not carry the slab's stale values
+    // to the GPU, the buffer is invalidated first (ordered after the task
+    // that copied the slab in): with no valid copy left, StarPU allocates
+    // it on the GPU and runs fresh_codelet_, which does nothing. Himeno L
+    // under a quarter cap: 7.43 GB over PCIe instead of 7.64, 1.02x faster,
+    // no stall (H200, docs/PERF.md, session 38, call 1). A lone slab copied
+    // in and out of one buffer keeps its values: the task reads them.
+    for (int s = args.out_first; s <= args.out_last; ++s) {
+      if (!args.in_shares_out) starpu_data_invalidate_submit(updated[end][s].get());
+      data.push_back({updated[end][s].get(), STARPU_RW});
+    }
     for (int s = args.in_first; !args.in_shares_out && s <= args.in_last; ++s) {
       data.push_back({updated[start][s].get(), STARPU_R});
     }
@@ -339,7 +360,7 @@ class SkewedRun {
   starpu_codelet codelet_{};
   int gpu_worker_ = -1;  // the one GPU's worker and memory node, when tasks run there alone
   int gpu_node_ = -1;
-  starpu_codelet scatter_codelet_{}, gather_codelet_{};
+  starpu_codelet scatter_codelet_{}, gather_codelet_{}, fresh_codelet_{};
   // What the scatter and gather tasks of the advance() under way copy.
   std::vector<T*> grid_updated_;
   std::vector<const T*> grid_constants_;
