@@ -31,6 +31,7 @@
 
 #include "trapeze/boundary.hpp"
 #include "trapeze/geometry.hpp"
+#include "trapeze/leaning_planes.hpp"
 #include "trapeze/neighbourhood.hpp"  // TRAPEZE_HOST_DEVICE
 
 namespace trapeze {
@@ -106,26 +107,12 @@ struct SkewedTaskArgs {
   int constants_first;      // the first slab whose read-only buffer it holds
   Index first_step;    // the pass's first step (its parity picks the buffers)
   Index steps;         // steps of this pass
-  // Planes of its step t: [first + lean (t-1), last + lean (t-1)] within
-  // the domain, but for an end held at the domain's edge (the top of the
-  // last slab's task going up, the bottom of the first slab's going down).
-  Index first;
-  Index last;
-  Index lean;          // -r in a pass up the axis, +r down (trapeze/skewed_slabs.hpp)
-  bool first_held;
-  bool last_held;
+  LeaningPlanes planes;  // the planes it updates, step by step: planes.at(t, domain planes)
 
   bool in_shares_out;       // one slab, copied in and out of one buffer (a pass of even steps)
   // The ring: buffer 0, or this memory where no handle holds it (one GPU
   // running the tasks in order on its stream, trapeze/skewed_run.hpp).
   typename S::value_type* ring;
-
-  // The planes the task updates at its step t (1..steps) of a domain of
-  // `planes` planes: first, last (none: last < first).
-  std::pair<Index, Index> planes_at(Index t, Index planes) const {
-    const Index move = lean * (t - 1), lo = first + move, hi = last + move;
-    return {first_held ? first : (lo < 0 ? 0 : lo), last_held ? last : (hi > planes - 1 ? planes - 1 : hi)};
-  }
 
   int out_count() const { return out_last >= out_first ? out_last - out_first + 1 : 0; }
   int in_count() const { return in_shares_out || in_last < in_first ? 0 : in_last - in_first + 1; }

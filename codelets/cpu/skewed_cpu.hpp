@@ -105,7 +105,7 @@ void skewed_task_cpu(void* buffers[], void* cl_arg) {
   const Index row = g.plane_row, r = ring.radius;
   const Index rows_inside = g.axis == 2 ? g.domain[1] : 1, ry = g.axis == 2 ? g.radius[1] : 0;
   for (Index t = 1; t <= args.steps; ++t) {
-    const auto [lo, hi] = args.planes_at(t, g.planes());
+    const auto [lo, hi] = args.planes.at(t, g.planes());
     if (hi < lo) continue;
     const Index step = args.first_step + t - 1;
     T* in = window + (step % 2) * fields * field;

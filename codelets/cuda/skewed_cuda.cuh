@@ -258,7 +258,7 @@ void skewed_task_cuda(void* buffers[], void* cl_arg) {
 
   const unsigned row_blocks = static_cast<unsigned>((g.domain[0] + 127) / 128);
   for (Index t = 1; t <= args.steps; ++t) {
-    const auto [lo, hi] = args.planes_at(t, n);
+    const auto [lo, hi] = args.planes.at(t, n);
     if (hi < lo) continue;
     const long long step = args.first_step + t - 1;
     T* in = window + (step % 2) * fields * field;

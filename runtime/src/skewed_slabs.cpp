@@ -31,10 +31,9 @@ PlaneRange SkewedSlabs::slab_planes(int j) const {
   return {j * slab_, std::min(planes_, (j + 1) * slab_) - 1};
 }
 
-PlaneRange SkewedSlabs::updated(int j, Index t, bool down) const {
-  const Index s = slab_of(j, down), lean = radius_ * (t - 1);
-  if (down) return {s == 0 ? 0 : s * slab_ + lean, std::min(planes_ - 1, (s + 1) * slab_ - 1 + lean)};
-  return {std::max<Index>(0, s * slab_ - lean), s == count_ - 1 ? planes_ - 1 : (s + 1) * slab_ - 1 - lean};
+LeaningPlanes SkewedSlabs::leaning(int j, bool down) const {
+  const int s = slab_of(j, down);
+  return {slab_planes(s), down ? radius_ : -radius_, down && s == 0, !down && s == count_ - 1};
 }
 
 std::pair<int, int> SkewedSlabs::touched(int j, Index steps, bool down) const {
@@ -114,10 +113,7 @@ std::vector<SkewedTask> skewed_schedule(const SkewedSlabs& slabs, Index steps) {
           task.out_last = s;
         }
       }
-      task.planes = slabs.updated(j, 1, down);
-      task.lean = down ? slabs.radius() : -slabs.radius();
-      task.first_held = down && task.slab == 0;
-      task.last_held = !down && task.slab == count - 1;
+      task.planes = slabs.leaning(j, down);
       tasks.push_back(task);
     }
   }

@@ -280,10 +280,10 @@ class SkewedRun {
     const int constants_last = geometry_.constant_fields == 0 ? constants_first - 1
                                : cell_only                    ? task.last_slab
                                                               : task.in_last;
-    SkewedTaskArgs<S> args{&geometry_,     &stencil_,        task.first_slab, task.last_slab,  task.in_first,
-                           task.in_last,   task.out_first,   task.out_last,   constants_first, first_step,
-                           task.steps,     task.planes.first, task.planes.last, task.lean,     task.first_held,
-                           task.last_held, false,            ring};
+    SkewedTaskArgs<S> args{&geometry_,      &stencil_,    task.first_slab, task.last_slab,
+                           task.in_first,   task.in_last, task.out_first,  task.out_last,
+                           constants_first, first_step,   task.steps,      task.planes,
+                           false,           ring};
     // Slabs both copied in and out: only where there is one slab.
     const bool in_and_out = task.copies_in() && task.copies_out() && task.in_first <= task.out_last &&
                             task.out_first <= task.in_last;

@@ -27,18 +27,12 @@
 #include <vector>
 
 #include "trapeze/geometry.hpp"
+#include "trapeze/leaning_planes.hpp"
 
 namespace trapeze {
 
 // The axis skewed slabs cut: the slowest of the grid's dimensions.
 inline int skewed_axis(int dims) { return dims >= 3 ? 2 : dims - 1; }
-
-struct PlaneRange {
-  Index first = 0;
-  Index last = -1;
-  bool empty() const { return last < first; }
-  Index count() const { return empty() ? 0 : last - first + 1; }
-};
 
 class SkewedSlabs {
  public:
@@ -58,8 +52,10 @@ class SkewedSlabs {
   static bool runs_down(Index pass) { return pass % 2 == 1; }
   // The slab of task j (its place in its pass).
   int slab_of(int j, bool down = false) const { return down ? count_ - 1 - j : j; }
+  // Planes task j updates, step by step.
+  LeaningPlanes leaning(int j, bool down = false) const;
   // Planes task j updates at its step t (1..steps of its pass).
-  PlaneRange updated(int j, Index t, bool down = false) const;
+  PlaneRange updated(int j, Index t, bool down = false) const { return leaning(j, down).at(t, planes_); }
   // Slabs task j reads or writes in a pass of `steps` steps: first, last.
   std::pair<int, int> touched(int j, Index steps, bool down = false) const;
   // The last task of a pass of `steps` steps that reads slab s: after it,
@@ -90,10 +86,7 @@ struct SkewedTask {
   int in_last = -1;        // ring, at the pass's first step (none: last < first)
   int out_first = 0;       // the slabs it copies home, at the pass's last step
   int out_last = -1;
-  PlaneRange planes;       // the planes it updates at the pass's first step;
-  Index lean = 0;          // each step they move by `lean` planes (-r up, +r down),
-  bool first_held = false;  // but for an end held at the domain's edge
-  bool last_held = false;
+  LeaningPlanes planes;    // the planes it updates, step by step
 
   bool copies_in() const { return in_last >= in_first; }
   bool copies_out() const { return out_last >= out_first; }
