@@ -305,8 +305,9 @@ class SkewedRun {
     // to the GPU, the buffer is invalidated first (ordered after the task
     // that copied the slab in): with no valid copy left, StarPU allocates
     // it on the GPU and runs fresh_codelet_, which does nothing. Himeno L
-    // under a quarter cap: 7.43 GB over PCIe instead of 7.64, 1.02x faster,
-    // no stall (H200, docs/PERF.md, session 38, call 1). A lone slab copied
+    // under a quarter cap: 7.43 GB over PCIe instead of 7.64, its time the
+    // same within noise (1.02x in call 1, 0.996 in call 2), no stall (H200,
+    // docs/PERF.md, session 38). A lone slab copied
     // in and out of one buffer keeps its values: the task reads them.
     for (int s = args.out_first; s <= args.out_last; ++s) {
       if (!args.in_shares_out) starpu_data_invalidate_submit(updated[end][s].get());
