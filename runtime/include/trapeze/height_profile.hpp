@@ -15,6 +15,7 @@
 #include "trapeze/machine_probe.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/stencil_run.hpp"
+#include "trapeze/tile_store.hpp"  // chunk_target_bytes
 
 namespace trapeze {
 
@@ -45,7 +46,16 @@ double measure_cell_seconds(const S& stencil) {
   layout.domain = layout.padded;
   layout.radius = S::shape.radius;
   layout.updated_fields = updated_fields_of<S>;
-  layout.chunk_thickness = std::max<Index>(4, S::shape.radius[S::dims - 1]);
+  // Chunks of 4 slices, except in 1-D, where a slice is a cell: 4-cell
+  // chunks made the chunk's own overhead most of the time, and PathFinder's
+  // cell cost came out 6x a run's, whose 1-D tiles take 128 KiB chunks
+  // (trapeze/tile_store.hpp; docs/PERF.md, session 38). A 1-D probe takes a
+  // run's chunk. In 2-D and 3-D a run's chunk moved jacobi3d's far height from
+  // 2 to 1, which ran slower, so there the probe keeps 4 slices.
+  const Index radius = std::max<Index>(1, S::shape.radius[S::dims - 1]);
+  layout.chunk_thickness =
+      S::dims == 1 ? std::clamp<Index>(chunk_target_bytes / (static_cast<Index>(sizeof(T)) * updated_fields_of<S>), radius, side)
+                   : std::max<Index>(4, radius);
   const Index cells = cell_count(layout.padded);
   std::vector<T> a(static_cast<std::size_t>(updated_fields_of<S> * cells));
   std::vector<T> chunks(static_cast<std::size_t>(layout.chunk_cells()));
