@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# usage: h2h.sh BUILD_APPS SIZE STEPS WARMUP ROUNDS "h1 h2 ..." OUT.jsonl  (auto allowed as a height)
+# usage: [APP=pathfinder] h2h.sh BUILD_APPS SIZE STEPS WARMUP ROUNDS "h1 h2 ..." OUT.jsonl  (auto allowed as a height)
 apps=$1; size=$2; steps=$3; warm=$4; rounds=$5; heights=$6; out=$7
 export STARPU_SILENT=1
 : > "$out"
 for r in $(seq "$rounds"); do
   for h in $heights; do
-    "$apps/pathfinder" --size "$size" --steps "$steps" --warmup-steps "$warm" --height "$h" --json \
+    "$apps/${APP:-pathfinder}" --size "$size" --steps "$steps" --warmup-steps "$warm" --height "$h" --json \
       | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(json.dumps({"round": int(sys.argv[1]), "asked": sys.argv[2], "height": d["height"], "stepping_seconds": d["stepping_seconds"], "seconds": d["seconds"]}))' "$r" "$h" >> "$out"
   done
 done
