@@ -3,8 +3,12 @@
 apps=$1; size=$2; steps=$3; warm=$4; rounds=$5; heights=$6; out=$7
 export STARPU_SILENT=1
 : > "$out"
+reversed=$(echo $heights | tr ' ' '\n' | tac | tr '\n' ' ')
 for r in $(seq "$rounds"); do
-  for h in $heights; do
+  # The order flips every round: the first run of a round was slower on the
+  # EPYC VM (session 39), which a fixed order charges to one height.
+  order=$heights; [ $((r % 2)) -eq 0 ] && order=$reversed
+  for h in $order; do
     "$apps/${APP:-pathfinder}" --size "$size" --steps "$steps" --warmup-steps "$warm" --height "$h" --json \
       | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(json.dumps({"round": int(sys.argv[1]), "asked": sys.argv[2], "height": d["height"], "stepping_seconds": d["stepping_seconds"], "seconds": d["seconds"]}))' "$r" "$h" >> "$out"
   done
