@@ -3,8 +3,8 @@
 // stall the warp that issues them (cp.async, sm_80 and later): a persistent
 // warp issues the next piece of work's loads and keeps computing while they
 // are in flight. Ordering is the PTX memory model's for weak loads: a copy
-// issued after an acquire (a flag seen, then __threadfence) reads what the
-// release before it published. cp.async.ca takes 4, 8 or 16 bytes; other
+// issued after an acquire (a flag read with ld.acquire, or seen and then a
+// __threadfence) reads what the release that set the flag published. cp.async.ca takes 4, 8 or 16 bytes; other
 // sizes, and other GPUs, copy through a register.
 #include <cuda_runtime.h>
 

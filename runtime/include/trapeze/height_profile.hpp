@@ -15,7 +15,7 @@
 #include "trapeze/machine_probe.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/stencil_run.hpp"
-#include "trapeze/tile_store.hpp"  // chunk_target_bytes
+#include "trapeze/tile_store.hpp"  // chunk_slices
 
 namespace trapeze {
 
@@ -52,10 +52,9 @@ double measure_cell_seconds(const S& stencil) {
   // (trapeze/tile_store.hpp; docs/PERF.md, session 38). A 1-D probe takes a
   // run's chunk. In 2-D and 3-D a run's chunk moved jacobi3d's far height from
   // 2 to 1, which ran slower, so there the probe keeps 4 slices.
-  const Index radius = std::max<Index>(1, S::shape.radius[S::dims - 1]);
-  layout.chunk_thickness =
-      S::dims == 1 ? std::clamp<Index>(chunk_target_bytes / (static_cast<Index>(sizeof(T)) * updated_fields_of<S>), radius, side)
-                   : std::max<Index>(4, radius);
+  const Index radius = S::shape.radius[S::dims - 1];
+  layout.chunk_thickness = S::dims == 1 ? chunk_slices(static_cast<Index>(sizeof(T)) * updated_fields_of<S>, radius, side)
+                                        : std::max<Index>(4, radius);
   const Index cells = cell_count(layout.padded);
   std::vector<T> a(static_cast<std::size_t>(updated_fields_of<S> * cells));
   std::vector<T> chunks(static_cast<std::size_t>(layout.chunk_cells()));

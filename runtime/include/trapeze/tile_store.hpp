@@ -59,6 +59,13 @@ inline constexpr std::size_t release_threshold_bytes = std::size_t{256} << 20;
 // current server cores) with room for the rows the sweep reads.
 inline constexpr Index chunk_target_bytes = Index{128} << 10;
 
+// Slices (of `slice_bytes` each, along the slowest dimension) a chunk of a
+// tile `thickness` slices thick takes: about chunk_target_bytes, at least
+// the stencil's radius along that dimension, at most the tile.
+inline Index chunk_slices(Index slice_bytes, Index radius, Index thickness) {
+  return std::clamp<Index>(chunk_target_bytes / slice_bytes, std::max<Index>(1, radius), std::max<Index>(1, thickness));
+}
+
 template <typename T>
 class TileStore {
  public:
@@ -83,8 +90,7 @@ class TileStore {
       p.constant_planes = grid.constant_planes();
       Index slice_bytes = static_cast<Index>(sizeof(T)) * updated_fields;
       for (int e = 0; e < dims - 1; ++e) slice_bytes *= p.padded[e];
-      p.chunk_thickness = std::clamp<Index>(chunk_target_bytes / slice_bytes, std::max<Index>(1, shape.radius[dims - 1]),
-                                            std::max<Index>(1, p.padded[dims - 1]));
+      p.chunk_thickness = chunk_slices(slice_bytes, shape.radius[dims - 1], p.padded[dims - 1]);
       const TileHalo& halo = layout_.tiles[t];
       for (int i : halo.inputs) p.input_destinations.push_back(layout_.pieces[i].destination);
       for (int i : halo.self_wraps) p.self_wraps.push_back({layout_.pieces[i].source, layout_.pieces[i].destination});
