@@ -4,6 +4,9 @@
 // and cut tiles, GPU alone and GPU beside CPU workers. The kernels are built
 // with -fmad=false, so no tolerance is needed.
 //
+// Both PeerWave kernels (one warp an item, and a compute and a memory warp)
+// are also launched directly, each forced.
+//
 // Label "gpu": without a CUDA worker every test is skipped with a message.
 #include <gtest/gtest.h>
 
@@ -12,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "peerwave_kernels_cuda.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/sweep_reference.hpp"
 #include "trapeze/sweep_run.hpp"
@@ -69,6 +73,33 @@ TEST(GpuSweep, PeerWaveEqualsTheSequentialLoop) {
     for (int width : widths) {
       expect_reference(runtime, apps::OverRelaxation{1.7, 0.01}, grid, grid, width, StageDevices::gpu, 5);
       expect_reference(runtime, apps::Heat2D{}, grid, grid, width, StageDevices::gpu, 3);
+    }
+  }
+}
+
+TEST(GpuSweep, PeerWaveOneWarpAndPairKernelsEqualTheSequentialLoop) {
+  // Each kernel forced, several sweeps a launch and one: the codelet's rule
+  // takes the pair kernel whenever every item has a block.
+  trapeze::Runtime runtime({"eager", 2});
+  if (runtime.cuda_worker_count() == 0) GTEST_SKIP() << "no CUDA worker (no GPU or STARPU_NCUDA=0): GPU test skipped";
+  const apps::OverRelaxation sweep{1.7, 0.01};
+  for (const Shape& grid : {Shape{1, 1}, Shape{5, 3}, Shape{33, 17}, Shape{97, 301}, Shape{300, 129}}) {
+    std::mt19937 random(static_cast<std::uint32_t>(grid.rows * 31 + grid.columns));
+    std::uniform_real_distribution<double> value(-1.0, 1.0);
+    std::vector<double> initial(static_cast<std::size_t>(grid.rows * grid.columns));
+    for (double& v : initial) v = value(random);
+    std::vector<double> expected = initial;
+    trapeze::reference::sweeps(sweep, std::span<double>(expected), grid.rows, grid.columns, 4);
+    for (int width : {32, 77}) {
+      for (int per_launch : {1, 3}) {
+        for (bool pair : {false, true}) {
+          std::vector<double> cells = initial;
+          EXPECT_EQ(trapeze_test::peerwave_sweeps(sweep, cells, grid.rows, grid.columns, width, 4, per_launch, pair), "");
+          const long at = first_difference(cells, expected);
+          EXPECT_EQ(at, -1) << grid.rows << "x" << grid.columns << ", width " << width << ", " << per_launch
+                            << " sweeps a launch, " << (pair ? "pair" : "one-warp") << " kernel";
+        }
+      }
     }
   }
 }
