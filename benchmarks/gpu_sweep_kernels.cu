@@ -11,8 +11,6 @@
 namespace bench {
 
 namespace tc = trapeze::cuda;
-static_assert(static_cast<int>(PeerWaveWarps::one) == static_cast<int>(tc::PeerWaveWarps::one) &&
-              static_cast<int>(PeerWaveWarps::two) == static_cast<int>(tc::PeerWaveWarps::two));
 
 struct GpuSweepGrid::Buffers {
   explicit Buffers(long n)
@@ -45,19 +43,18 @@ void load_grid(GpuSweepGrid& g, const std::vector<double>& cells, const S& sweep
 }
 
 template <typename S>
-double sweep_grid(GpuSweepGrid& g, const S& sweep, int per_launch, int width, long count, PeerWaveWarps warps) {
+double sweep_grid(GpuSweepGrid& g, const S& sweep, int per_launch, int width, long count) {
   GpuSweepGrid::Buffers& b = *g.buffers;
   const tc::SweepTile<double> tile{b.cells.data, g.n, g.n, g.n, 0, 0, b.up.data, b.left.data, b.down.data, b.right.data};
   const tc::HyperTiles h = tc::hyper_tiles(g.n, g.n, width);
-  const tc::PeerWaveResidency residency = tc::peerwave_residency<S>(width);
+  const int resident = tc::resident_peerwave_blocks<S>(width);
   const long step = std::min<long>(per_launch, GpuSweepGrid::Buffers::max_sweeps_per_launch);
   Event start, stop;
   TRAPEZE_CUDA_CHECK(cudaEventRecord(start.event));
   for (long t = 0; t < count;) {
     if (per_launch > 0) {
       const long now = std::min(step, count - t);
-      tc::launch_sweep_peerwave(sweep, tile, h, static_cast<int>(now), b.progress.data, residency, nullptr,
-                                static_cast<tc::PeerWaveWarps>(warps));
+      tc::launch_sweep_peerwave(sweep, tile, h, static_cast<int>(now), b.progress.data, resident, nullptr);
       t += now;
     } else {
       tc::launch_sweep_waves(sweep, tile, h, nullptr);
@@ -72,18 +69,11 @@ double sweep_grid(GpuSweepGrid& g, const S& sweep, int per_launch, int width, lo
 
 void GpuSweepGrid::load(const std::vector<double>& cells, const apps::OverRelaxation& sweep) { load_grid(*this, cells, sweep); }
 void GpuSweepGrid::load(const std::vector<double>& cells, const apps::Heat2D& sweep) { load_grid(*this, cells, sweep); }
-double GpuSweepGrid::sweep(const apps::OverRelaxation& s, int per_launch, int width, long count, PeerWaveWarps warps) {
-  return sweep_grid(*this, s, per_launch, width, count, warps);
+double GpuSweepGrid::sweep(const apps::OverRelaxation& s, int per_launch, int width, long count) {
+  return sweep_grid(*this, s, per_launch, width, count);
 }
-double GpuSweepGrid::sweep(const apps::Heat2D& s, int per_launch, int width, long count, PeerWaveWarps warps) {
-  return sweep_grid(*this, s, per_launch, width, count, warps);
-}
-
-int peerwave_warps(long n, int width, int per_launch, PeerWaveWarps warps) {
-  const tc::PeerWaveResidency residency = tc::peerwave_residency<apps::OverRelaxation>(width);
-  const long long sweeps = std::min<long long>(per_launch, GpuSweepGrid::Buffers::max_sweeps_per_launch);
-  const long long items = sweeps * tc::hyper_tiles(n, n, width).bands;
-  return tc::peerwave_pairs(items, residency, static_cast<tc::PeerWaveWarps>(warps)) ? 2 : 1;
+double GpuSweepGrid::sweep(const apps::Heat2D& s, int per_launch, int width, long count) {
+  return sweep_grid(*this, s, per_launch, width, count);
 }
 
 std::vector<double> GpuSweepGrid::cells() const {

@@ -13,10 +13,6 @@
 
 namespace bench {
 
-// Which PeerWave kernel runs (trapeze::cuda::PeerWaveWarps, without CUDA
-// headers here): the one launch_sweep_peerwave chooses, or one of the two.
-enum class PeerWaveWarps { chosen, one, two };
-
 struct GpuSweepGrid {
   explicit GpuSweepGrid(long n);
   ~GpuSweepGrid();
@@ -28,20 +24,14 @@ struct GpuSweepGrid {
   void load(const std::vector<double>& cells, const apps::Heat2D& sweep);
   // `count` sweeps, `per_launch` at a time by PeerWave (0: by the
   // one-launch-per-wave baseline); the seconds they took on the GPU.
-  double sweep(const apps::OverRelaxation& sweep, int per_launch, int width, long count,
-               PeerWaveWarps warps = PeerWaveWarps::chosen);
-  double sweep(const apps::Heat2D& sweep, int per_launch, int width, long count,
-               PeerWaveWarps warps = PeerWaveWarps::chosen);
+  double sweep(const apps::OverRelaxation& sweep, int per_launch, int width, long count);
+  double sweep(const apps::Heat2D& sweep, int per_launch, int width, long count);
   std::vector<double> cells() const;
 
   struct Buffers;
   std::unique_ptr<Buffers> buffers;
   long n;
 };
-
-// The warps an item of an n x n grid's PeerWave launch of `per_launch`
-// sweeps gets (1 or 2) with `warps`.
-int peerwave_warps(long n, int width, int per_launch, PeerWaveWarps warps);
 
 // Bytes read + written per second by a device-to-device copy of `bytes`.
 double device_copy_bandwidth(std::size_t bytes);

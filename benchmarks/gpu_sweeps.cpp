@@ -4,23 +4,19 @@
 // every sweep of the run in one launch (sweeps overlap: a kernel-level
 // trapezoid), PeerWave with one launch per sweep (persistent warps, flags
 // between bands), and the baseline with one launch per wave of hyper-tiles.
-// PeerWave runs the kernel launch_sweep_peerwave chooses (one or two warps an
-// item; the table says which), or the one --warps names.
 // For each hyper-tile width, interleaved rounds, medians, cell updates per
 // second, the fraction of the copy roofline (16 B a cell: the cell read once
 // and written once per sweep) and the ratios to the baseline. The grids are
 // compared bit for bit after every width, and a small odd grid with the
 // sequential loop first. A table last, the same as JSON.
 //
-//   build/benchmarks/gpu_sweeps [--size 16384] [--sweeps 10] [--widths 64,128,256] [--rounds 5]
-//                               [--warps chosen|one|two] [--json FILE]
+//   build/benchmarks/gpu_sweeps [--size 16384] [--sweeps 10] [--widths 64,128,256] [--rounds 5] [--json FILE]
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstring>
 #include <fstream>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
@@ -60,16 +56,10 @@ int main(int argc, char** argv) {
   int rounds = 5;
   std::vector<int> widths{64, 128, 256};
   std::string json_path = "gpu_sweeps.json";
-  bench::PeerWaveWarps warps = bench::PeerWaveWarps::chosen;
-  const std::map<std::string, bench::PeerWaveWarps> warp_names{
-      {"chosen", bench::PeerWaveWarps::chosen}, {"one", bench::PeerWaveWarps::one}, {"two", bench::PeerWaveWarps::two}};
   cli.add_option("--size", n, "grid side")->capture_default_str()->check(CLI::Range(64L, 1L << 17));
   cli.add_option("--sweeps", count, "sweeps per timed run")->capture_default_str()->check(CLI::Range(1L, 100000L));
   cli.add_option("--widths", widths, "hyper-tile widths")->delimiter(',')->check(CLI::Range(32, 65536));
   cli.add_option("--rounds", rounds, "interleaved rounds")->capture_default_str()->check(CLI::Range(1, 99));
-  cli.add_option("--warps", warps, "PeerWave's warps an item: chosen (by the kernels' rule), one or two")
-      ->capture_default_str()
-      ->transform(CLI::CheckedTransformer(warp_names, CLI::ignore_case));
   cli.add_option("--json", json_path, "where the table goes as JSON")->capture_default_str();
   return apps::app_main("gpu_sweeps", cli, argc, argv, [&] {
     const double copy = bench::device_copy_bandwidth(sizeof(double) * static_cast<std::size_t>(n) * n);
@@ -86,13 +76,11 @@ int main(int argc, char** argv) {
       bench::GpuSweepGrid g(small);
       for (int width : widths) {
         for (int per_launch : {3, 1, 0}) {
-          for (bench::PeerWaveWarps kernel : {bench::PeerWaveWarps::one, bench::PeerWaveWarps::two}) {
-            g.load(initial, small_sor);
-            g.sweep(small_sor, per_launch, width, 3, kernel);
-            if (g.cells() != expected) {
-              throw trapeze::Error(fmt::format("{} sweeps per launch at width {} ({} warp(s) an item) differ from the "
-                                               "sequential loop", per_launch, width, static_cast<int>(kernel)));
-            }
+          g.load(initial, small_sor);
+          g.sweep(small_sor, per_launch, width, 3);
+          if (g.cells() != expected) {
+            throw trapeze::Error(fmt::format("{} sweeps per launch at width {} differ from the sequential loop",
+                                             per_launch, width));
           }
         }
       }
@@ -109,7 +97,7 @@ int main(int argc, char** argv) {
           for (auto [per_launch, seconds] : {std::pair{static_cast<int>(count), &line.fused}, {1, &line.peerwave},
                                              {0, &line.baseline}}) {
             grid.load(initial, sweep);
-            seconds->push_back(grid.sweep(sweep, per_launch, width, count, warps));
+            seconds->push_back(grid.sweep(sweep, per_launch, width, count));
             if (round == 0) results[which] = grid.cells();
             ++which;
           }
@@ -128,12 +116,9 @@ int main(int argc, char** argv) {
                "roofline {:.1f} G cell updates/s (16 B a cell); results bit-exact\n",
                bench::device_name(), bench::device_multiprocessors(), n, count, rounds, copy / 1e12, roofline / 1e9);
     fmt::print("GCUPS: G cell updates/s; PW1: PeerWave, one sweep a launch; PWall: PeerWave, all {} sweeps in one "
-               "launch; w: PeerWave's warps an item (--warps {}); BL: one launch per wave; ratios are per-round "
-               "medians (min-max)\n", count, std::find_if(warp_names.begin(), warp_names.end(), [&](const auto& w) {
-                 return w.second == warps;
-               })->first);
-    fmt::print("{:<7} {:>5} {:>9} {:>2} {:>9} {:>2} {:>9} {:>9} {:>18} {:>18}\n", "app", "width", "PWall", "w", "PW1",
-               "w", "BL", "PWall/roof", "PW1/BL", "PWall/BL");
+               "launch; BL: one launch per wave; ratios are per-round medians (min-max)\n", count);
+    fmt::print("{:<7} {:>5} {:>9} {:>9} {:>9} {:>9} {:>18} {:>18}\n", "app", "width", "PWall", "PW1", "BL",
+               "PWall/roof", "PW1/BL", "PWall/BL");
     nlohmann::json rows = nlohmann::json::array();
     const auto ratio = [](const std::vector<double>& slow, const std::vector<double>& fast) {
       std::vector<double> r;
@@ -145,16 +130,12 @@ int main(int argc, char** argv) {
       const double all = updates / median(l.fused), one = updates / median(l.peerwave), bl = updates / median(l.baseline);
       const auto [r1, r1lo, r1hi] = ratio(l.baseline, l.peerwave);
       const auto [ra, ralo, rahi] = ratio(l.baseline, l.fused);
-      const int all_warps = bench::peerwave_warps(n, l.width, static_cast<int>(count), warps);
-      const int one_warps = bench::peerwave_warps(n, l.width, 1, warps);
-      fmt::print("{:<7} {:>5} {:>9.1f} {:>2} {:>9.1f} {:>2} {:>9.1f} {:>9.3f} {:>6.2f} ({:.2f}-{:.2f}) {:>6.2f} ({:.2f}-{:.2f})\n",
-                 l.app, l.width, all / 1e9, all_warps, one / 1e9, one_warps, bl / 1e9, all / roofline, r1, r1lo, r1hi,
-                 ra, ralo, rahi);
+      fmt::print("{:<7} {:>5} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.3f} {:>6.2f} ({:.2f}-{:.2f}) {:>6.2f} ({:.2f}-{:.2f})\n",
+                 l.app, l.width, all / 1e9, one / 1e9, bl / 1e9, all / roofline, r1, r1lo, r1hi, ra, ralo, rahi);
       rows.push_back({{"app", l.app}, {"width", l.width}, {"all_in_one_launch_seconds", l.fused},
                       {"one_sweep_a_launch_seconds", l.peerwave}, {"baseline_seconds", l.baseline},
                       {"all_in_one_launch_gcups", all / 1e9}, {"one_sweep_a_launch_gcups", one / 1e9},
                       {"baseline_gcups", bl / 1e9}, {"all_in_one_launch_over_roofline", all / roofline},
-                      {"all_in_one_launch_warps", all_warps}, {"one_sweep_a_launch_warps", one_warps},
                       {"one_sweep_a_launch_over_baseline", r1}, {"all_in_one_launch_over_baseline", ra}});
     }
     std::ofstream(json_path) << nlohmann::json{{"device", bench::device_name()}, {"size", n}, {"sweeps", count},

@@ -4,8 +4,7 @@
 // and cut tiles, GPU alone and GPU beside CPU workers. The kernels are built
 // with -fmad=false, so no tolerance is needed.
 //
-// Both PeerWave kernels (one warp an item, and a compute and a memory warp)
-// are also launched directly, each forced.
+// The PeerWave kernel is also launched directly, a few sweeps a launch.
 //
 // Label "gpu": without a CUDA worker every test is skipped with a message.
 #include <gtest/gtest.h>
@@ -77,9 +76,8 @@ TEST(GpuSweep, PeerWaveEqualsTheSequentialLoop) {
   }
 }
 
-TEST(GpuSweep, PeerWaveOneWarpAndPairKernelsEqualTheSequentialLoop) {
-  // Each kernel forced, several sweeps a launch and one: the codelet's rule
-  // takes the pair kernel whenever every item has a block.
+TEST(GpuSweep, PeerWaveLaunchedDirectlyEqualsTheSequentialLoop) {
+  // One sweep a launch and three: a launch that starts where another ended.
   trapeze::Runtime runtime({"eager", 2});
   if (runtime.cuda_worker_count() == 0) GTEST_SKIP() << "no CUDA worker (no GPU or STARPU_NCUDA=0): GPU test skipped";
   const apps::OverRelaxation sweep{1.7, 0.01};
@@ -92,13 +90,11 @@ TEST(GpuSweep, PeerWaveOneWarpAndPairKernelsEqualTheSequentialLoop) {
     trapeze::reference::sweeps(sweep, std::span<double>(expected), grid.rows, grid.columns, 4);
     for (int width : {32, 77}) {
       for (int per_launch : {1, 3}) {
-        for (bool pair : {false, true}) {
-          std::vector<double> cells = initial;
-          EXPECT_EQ(trapeze_test::peerwave_sweeps(sweep, cells, grid.rows, grid.columns, width, 4, per_launch, pair), "");
-          const long at = first_difference(cells, expected);
-          EXPECT_EQ(at, -1) << grid.rows << "x" << grid.columns << ", width " << width << ", " << per_launch
-                            << " sweeps a launch, " << (pair ? "pair" : "one-warp") << " kernel";
-        }
+        std::vector<double> cells = initial;
+        EXPECT_EQ(trapeze_test::peerwave_sweeps(sweep, cells, grid.rows, grid.columns, width, 4, per_launch), "");
+        const long at = first_difference(cells, expected);
+        EXPECT_EQ(at, -1) << grid.rows << "x" << grid.columns << ", width " << width << ", " << per_launch
+                          << " sweeps a launch";
       }
     }
   }
@@ -115,11 +111,11 @@ TEST(GpuSweep, CutTilesAndCpusBesideTheGpuGiveTheSameBits) {
 }
 
 TEST(GpuSweep, LargeGridManyBandsOnePeerWaveLaunchPerSweep) {
-  // More bands than the GPU holds warps at once: persistent warps take
+  // More bands than the GPU holds blocks at once: persistent blocks take
   // several bands each.
   trapeze::Runtime runtime({"eager", 2});
   if (runtime.cuda_worker_count() == 0) GTEST_SKIP() << "no CUDA worker (no GPU or STARPU_NCUDA=0): GPU test skipped";
-  // 9376 bands of 32 rows: more than an H100 holds warps of the kernel at once.
+  // 9376 bands of 32 rows: more than an H100 or an H200 holds blocks of the kernel at once.
   expect_reference(runtime, apps::Heat2D{}, {300001, 33}, {300001, 33}, 32, StageDevices::gpu, 2);
   expect_reference(runtime, apps::OverRelaxation{1.5, 0.001}, {3001, 2999}, {3001, 2999}, 128, StageDevices::gpu, 4);
 }

@@ -27,7 +27,7 @@ std::unique_ptr<T, DeviceFree> device_copy(const std::vector<T>& host, std::size
 }  // namespace
 
 std::string peerwave_sweeps(const apps::OverRelaxation& sweep, std::vector<double>& cells, long rows, long columns,
-                            int width, int sweeps, int per_launch, bool pair) {
+                            int width, int sweeps, int per_launch) {
   namespace tc = trapeze::cuda;
   std::vector<double> up(columns), down(columns), left(rows), right(rows);
   for (long c = 0; c < columns; ++c) {
@@ -45,10 +45,9 @@ std::string peerwave_sweeps(const apps::OverRelaxation& sweep, std::vector<doubl
   auto d_progress = device_copy(std::vector<int>{}, static_cast<std::size_t>(per_launch) * h.bands);
   const tc::SweepTile<double> tile{d_cells.get(), columns, rows, columns, 0, 0,
                                    d_up.get(), d_left.get(), d_down.get(), d_right.get()};
-  const tc::PeerWaveResidency residency = tc::peerwave_residency<apps::OverRelaxation>(width);
+  const int resident = tc::resident_peerwave_blocks<apps::OverRelaxation>(width);
   for (int done = 0; done < sweeps; done += per_launch) {
-    tc::launch_sweep_peerwave(sweep, tile, h, std::min(per_launch, sweeps - done), d_progress.get(), residency, nullptr,
-                              pair ? tc::PeerWaveWarps::two : tc::PeerWaveWarps::one);
+    tc::launch_sweep_peerwave(sweep, tile, h, std::min(per_launch, sweeps - done), d_progress.get(), resident, nullptr);
   }
   if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) return cudaGetErrorString(e);
   TRAPEZE_CUDA_CHECK(cudaMemcpy(cells.data(), d_cells.get(), cells.size() * sizeof(double), cudaMemcpyDeviceToHost));

@@ -1,7 +1,7 @@
 #pragma once
-// The PeerWave kernels launched directly (tests/peerwave_kernels_cuda.cu),
-// each of the two forced: the codelet's rule takes the pair kernel for every
-// small grid, so only a direct launch reaches the one-warp kernel there.
+// The PeerWave kernel launched directly (tests/peerwave_kernels_cuda.cu):
+// several launches of a few sweeps each, which the codelet never makes (it
+// puts all of a task's sweeps in one launch).
 #include <string>
 #include <vector>
 
@@ -10,9 +10,8 @@
 namespace trapeze_test {
 
 // `sweeps` sweeps of a rows x columns grid (row-major), `per_launch` sweeps a
-// launch, by the one-warp kernel (pair false) or the pair kernel; "" or the
-// CUDA error.
+// launch; "" or the CUDA error.
 std::string peerwave_sweeps(const apps::OverRelaxation& sweep, std::vector<double>& cells, long rows, long columns,
-                            int width, int sweeps, int per_launch, bool pair);
+                            int width, int sweeps, int per_launch);
 
 }  // namespace trapeze_test

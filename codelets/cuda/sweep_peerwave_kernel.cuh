@@ -8,23 +8,18 @@
 // far enough ahead, and several sweeps are in flight at once in one launch
 // (a kernel-level trapezoid of sweeps).
 //
-// Two kernels sweep the same hyper-tiles in the same order:
-// - sweep_peerwave_kernel, one warp an item: it copies chunk q + 1 into a
-//   second stage of shared memory while it waits for the band above, sweeps
-//   chunk q, stores its row 31 (the only row the band below reads) and
-//   publishes, then stores rows 0-30.
-// - sweep_peerwave_pair_kernel, two warps an item: a compute warp waits for
-//   the band above, copies the row above, sweeps, stores row 31 and
-//   publishes; a memory warp copies chunks in two ahead and stores rows 0-30
-//   behind. A chunk's critical path is then the hand-over and the steps.
-//   The stages pass between the two warps through mbarriers (shared_barrier.cuh).
-// A band starts chunk q when the band above has finished chunk q + 1, so a
-// sweep takes about (2 * bands + chunks) chunk latencies when every item is
-// on the GPU at once: the pair kernel is then about 1.6x faster (H200,
-// docs/PERF.md, 2026-11-29). When items queue for blocks (many sweeps of a
-// large tile in one launch) the multiprocessors' throughput sets the time and
-// the memory warp's extra instructions cost 8-9%: launch_sweep_peerwave takes
-// the pair kernel when every item has a block, the one-warp kernel otherwise.
+// Two warps an item. The compute warp waits for the band above, copies the
+// row above, sweeps the chunk, stores its row 31 (the only row the band below
+// reads) and publishes; the memory warp copies chunks in two ahead (after
+// what they need from the sweep before) and stores rows 0-30 behind. A band
+// starts chunk q when the band above has finished chunk q + 1, so a sweep
+// takes about 2 * bands + chunks chunk latencies, and a chunk's latency is
+// now the hand-over and the steps alone. The stages pass between the two
+// warps through mbarriers (shared_barrier.cuh). On an H200 this was 1.4-1.6x
+// (a launch a sweep) and 1.1-1.3x (3 or 10 sweeps a launch) faster than one
+// warp an item that copied ahead itself, at every size and count measured;
+// named barriers (bar.arrive) were faster a launch a sweep but slower ten a
+// launch, and racecheck cannot follow them (docs/PERF.md, 2026-11-29).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -68,24 +63,20 @@ __device__ inline void publish(int* flag, int count) {
 }
 
 // An item publishes q + 1 when chunk q's row 31 (the row the band below
-// reads) is in memory, and chunks + Lag at its end, where Lag is how many
-// chunks its rows 0-30 may trail row 31: 1 in the one-warp kernel (rows 0-30
-// of chunk q go out before chunk q + 1 is swept), 2 in the pair kernel (the
-// memory warp stores them while the compute warp sweeps chunk q + 1). A count
-// c says rows 31 of chunks 0..c-1 and all rows of chunks 0..c-1-Lag are
-// there. So before it copies chunk q an item needs from the sweep before its
-// own band's count at q + 2 + Lag (the old values of chunks 0..q+1 it reads)
-// and the band below's at q + 1 + Lag (the old row below, chunks 0..q, which
-// that band has also copied before this item overwrites the row it read as
-// its up).
-template <int Lag>
-__device__ void wait_for_last_sweep(const int* mine, const HyperTiles& h, int sweep, int b, int q) {
+// reads) is in memory, and chunks + 2 at its end: the memory warp stores rows
+// 0-30 of chunk q while the compute warp sweeps chunk q + 1, so a count c
+// says rows 31 of chunks 0..c-1 and all rows of chunks 0..c-3 are there.
+// Before it copies chunk q an item needs from the sweep before its own band's
+// count at q + 4 (the old values of chunks 0..q+1 it reads) and the band
+// below's at q + 3 (the old row below, chunks 0..q, which that band has also
+// copied before this item overwrites the row it read as its up).
+__device__ inline void wait_for_last_sweep(const int* mine, const HyperTiles& h, int sweep, int b, int q) {
   if (sweep == 0) return;
-  wait_for(mine - h.bands, min(q + 2 + Lag, h.chunks + Lag));
-  if (b + 1 < h.bands) wait_for(mine - h.bands + 1, min(q + 1 + Lag, h.chunks + Lag));
+  wait_for(mine - h.bands, min(q + 4, h.chunks + 2));
+  if (b + 1 < h.bands) wait_for(mine - h.bands + 1, min(q + 3, h.chunks + 2));
 }
 
-// The stages' hand-over in the pair kernel: copied[s], the memory warp has
+// The stages' hand-over: copied[s], the memory warp has
 // copied a chunk into stage s; swept[s], the compute warp is done with it.
 // Each warp counts the phases it waits for (bit s of a phase word).
 struct StageBarriers {
@@ -103,7 +94,7 @@ __device__ inline void wait_for_next_phase(SharedBarrier* barrier, unsigned& pha
 template <typename T>
 __device__ void copy_chunk_in(const SweepTile<T>& t, const HyperTiles& h, const int* mine, int sweep, int b, int q,
                               T* own, T* below, StageBarriers& barriers) {
-  if ((threadIdx.x & 31) == 0) wait_for_last_sweep<2>(mine, h, sweep, b, q);
+  if ((threadIdx.x & 31) == 0) wait_for_last_sweep(mine, h, sweep, b, q);
   __syncwarp();
   copy_hyper_tile(t, h.chunk, b, q, own, below);
   wait_for_copies_to_shared();
@@ -112,65 +103,15 @@ __device__ void copy_chunk_in(const SweepTile<T>& t, const HyperTiles& h, const 
 
 }  // namespace detail
 
-// `sweeps` sweeps of the tile in one launch, one warp a block and an item.
-// `progress`: sweeps x bands ints, zero at launch: the counts items publish.
-// Chunk q + 1 is copied in while chunk q is swept, so before chunk q an item
-// waits for the band above's chunks 0..q+1 in its sweep and for what chunk
-// q + 1 needs from the sweep before.
-template <InPlaceSweep S>
-__global__ void sweep_peerwave_kernel(S sweep, SweepTile<typename S::value_type> t, HyperTiles h, int sweeps,
-                                      int* progress) {
-  using T = typename S::value_type;
-  extern __shared__ unsigned char shared_bytes[];
-  T* const shared = reinterpret_cast<T*>(shared_bytes);
-  const std::size_t stage_elements = sweep_stage_elements(h.chunk);
-  T* const above = shared + 2 * stage_elements;
-  const auto own = [&](int q) { return shared + (q & 1) * stage_elements; };
-  const auto below = [&](int q) { return own(q) + sweep_band_rows * (h.chunk + 1); };
-  const int lane = static_cast<int>(threadIdx.x) & 31;
-  const long long items = static_cast<long long>(sweeps) * h.bands;
-  for (long long item = blockIdx.x; item < items; item += gridDim.x) {
-    const int sweep_index = static_cast<int>(item / h.bands);
-    const int b = static_cast<int>(item % h.bands);
-    int* const mine = progress + item;
-    const Index row = static_cast<Index>(b) * sweep_band_rows + lane;
-    T previous = row < t.rows ? t.left[row] : T{};
-    if (lane == 0) detail::wait_for_last_sweep<1>(mine, h, sweep_index, b, 0);
-    __syncwarp();
-    detail::copy_hyper_tile(t, h.chunk, b, 0, own(0), below(0));
-    for (int q = 0; q < h.chunks; ++q) {
-      if (lane == 0) {
-        if (b > 0) detail::wait_for(mine - 1, min(q + 2, h.chunks));
-        if (q + 1 < h.chunks) detail::wait_for_last_sweep<1>(mine, h, sweep_index, b, q + 1);
-      }
-      __syncwarp();
-      detail::copy_row_above(t, h.chunk, b, q, above);
-      wait_for_copies_to_shared();
-      __syncwarp();
-      detail::sweep_staged_steps(sweep, t, h.chunk, b, q, previous, own(q), above, below(q));
-      __syncwarp();
-      // The band below waits for row 31 only: it goes out first, the count
-      // follows, then the other rows, and chunk q + 1's copy while the band
-      // waits for the band above again.
-      detail::store_rows(t, h.chunk, b, q, own(q), sweep_band_rows - 1, sweep_band_rows);
-      __syncwarp();
-      if (lane == 0) detail::publish(mine, q + 1);
-      detail::store_rows(t, h.chunk, b, q, own(q), 0, sweep_band_rows - 1);
-      if (q + 1 < h.chunks) detail::copy_hyper_tile(t, h.chunk, b, q + 1, own(q + 1), below(q + 1));
-    }
-    __syncwarp();
-    if (lane == 0) detail::publish(mine, h.chunks + 1);
-  }
-}
-
 // `sweeps` sweeps of the tile in one launch, two warps a block and an item
-// (warp 0 computes, warp 1 moves memory); `progress` as above.
+// (warp 0 computes, warp 1 moves memory). `progress`: sweeps x bands ints,
+// zero at launch: the counts items publish.
 // __launch_bounds__(64, 12): registers for 12 blocks a multiprocessor, as
 // many as their shared memory allows (ptxas: 76, no spills; 126 and 8 blocks
 // without the bound).
 template <InPlaceSweep S>
 __global__ void __launch_bounds__(64, 12)
-    sweep_peerwave_pair_kernel(S sweep, SweepTile<typename S::value_type> t, HyperTiles h, int sweeps, int* progress) {
+    sweep_peerwave_kernel(S sweep, SweepTile<typename S::value_type> t, HyperTiles h, int sweeps, int* progress) {
   using T = typename S::value_type;
   extern __shared__ unsigned char shared_bytes[];
   T* const shared = reinterpret_cast<T*>(shared_bytes);
@@ -226,63 +167,37 @@ __global__ void __launch_bounds__(64, 12)
   }
 }
 
-// How many blocks of each PeerWave kernel are on the GPU at once: a
+// How many blocks of sweep_peerwave_kernel<S> are on the GPU at once: the
 // persistent kernel must not start more (a waiting block would hold the
-// multiprocessor its predecessor needs). Also lifts the kernels'
-// shared-memory limit.
-struct PeerWaveResidency {
-  int one_warp_blocks;
-  int pair_blocks;
-};
-
+// multiprocessor its predecessor needs). Also lifts its shared-memory limit.
 template <InPlaceSweep S>
-PeerWaveResidency peerwave_residency(int chunk) {
+int resident_peerwave_blocks(int chunk) {
   const int bytes = static_cast<int>(peerwave_shared_bytes<typename S::value_type>(chunk));
-  int device = 0, sms = 0;
+  int device = 0, sms = 0, per_sm = 0;
   TRAPEZE_CUDA_CHECK(cudaGetDevice(&device));
   TRAPEZE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const auto blocks = [&](auto kernel, int threads) {
-    int per_sm = 0;
-    TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    TRAPEZE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, bytes));
-    if (per_sm < 1) {
-      std::fprintf(stderr, "trapeze: a hyper-tile %d columns wide needs %d bytes of shared memory: more than a block may have\n",
-                   chunk, bytes);
-      std::abort();
-    }
-    return sms * per_sm;
-  };
-  return {blocks(sweep_peerwave_kernel<S>, 32), blocks(sweep_peerwave_pair_kernel<S>, 64)};
-}
-
-enum class PeerWaveWarps { chosen, one, two };
-
-// Whether `items` (sweeps x bands) go to the pair kernel: when each has a
-// block at once (see the top of this file).
-inline bool peerwave_pairs(long long items, const PeerWaveResidency& residency, PeerWaveWarps warps) {
-  if (warps != PeerWaveWarps::chosen) return warps == PeerWaveWarps::two;
-  return items <= residency.pair_blocks;
+  TRAPEZE_CUDA_CHECK(cudaFuncSetAttribute(sweep_peerwave_kernel<S>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  TRAPEZE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sweep_peerwave_kernel<S>, 64, bytes));
+  if (per_sm < 1) {
+    std::fprintf(stderr, "trapeze: a hyper-tile %d columns wide needs %d bytes of shared memory: more than a block may have\n",
+                 chunk, bytes);
+    std::abort();
+  }
+  return sms * per_sm;
 }
 
 // `sweeps` sweeps of a tile in one PeerWave launch; `progress` holds
 // sweeps * h.bands ints of device memory (zeroed here, on the stream).
 template <InPlaceSweep S>
 void launch_sweep_peerwave(const S& sweep, const SweepTile<typename S::value_type>& t, const HyperTiles& h, int sweeps,
-                           int* progress, const PeerWaveResidency& residency, cudaStream_t stream,
-                           PeerWaveWarps warps = PeerWaveWarps::chosen) {
+                           int* progress, int resident_blocks, cudaStream_t stream) {
   if (t.rows == 0 || t.columns == 0 || sweeps == 0) return;
   const long long items = static_cast<long long>(sweeps) * h.bands;
   TRAPEZE_CUDA_CHECK(cudaMemsetAsync(progress, 0, sizeof(int) * static_cast<std::size_t>(items), stream));
-  const std::size_t bytes = peerwave_shared_bytes<typename S::value_type>(h.chunk);
-  if (peerwave_pairs(items, residency, warps)) {
-    const int blocks = static_cast<int>(std::min<long long>(items, residency.pair_blocks));
-    sweep_peerwave_pair_kernel<S><<<blocks, 64, bytes, stream>>>(sweep, t, h, sweeps, progress);
-    TRAPEZE_CUDA_CHECK_LAUNCH("sweep_peerwave_pair_kernel");
-  } else {
-    const int blocks = static_cast<int>(std::min<long long>(items, residency.one_warp_blocks));
-    sweep_peerwave_kernel<S><<<blocks, 32, bytes, stream>>>(sweep, t, h, sweeps, progress);
-    TRAPEZE_CUDA_CHECK_LAUNCH("sweep_peerwave_kernel");
-  }
+  const int blocks = static_cast<int>(std::min<long long>(items, resident_blocks));
+  sweep_peerwave_kernel<S><<<blocks, 64, peerwave_shared_bytes<typename S::value_type>(h.chunk), stream>>>(
+      sweep, t, h, sweeps, progress);
+  TRAPEZE_CUDA_CHECK_LAUNCH("sweep_peerwave_kernel");
 }
 
 }  // namespace trapeze::cuda

@@ -29,7 +29,7 @@ void sweep_tile_cuda(void* buffers[], void* cl_arg) {
   int* progress = nullptr;
   const std::size_t flags = static_cast<std::size_t>(h.bands) * static_cast<std::size_t>(args.sweeps);
   TRAPEZE_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&progress), sizeof(int) * flags, stream));
-  launch_sweep_peerwave(*args.sweep, tile, h, args.sweeps, progress, peerwave_residency<S>(h.chunk), stream);
+  launch_sweep_peerwave(*args.sweep, tile, h, args.sweeps, progress, resident_peerwave_blocks<S>(h.chunk), stream);
   TRAPEZE_CUDA_CHECK(cudaFreeAsync(progress, stream));
   const std::size_t pitch = sizeof(T) * static_cast<std::size_t>(tile.ld);
   const auto rows = static_cast<std::size_t>(tile.rows), columns = static_cast<std::size_t>(tile.columns);
