@@ -28,39 +28,13 @@
 
 #include "async_copy.cuh"
 #include "cuda_check.cuh"
+#include "peer_flags.cuh"
 #include "shared_barrier.cuh"
 #include "sweep_hyper_tile.cuh"
 
 namespace trapeze::cuda {
 
 namespace detail {
-
-// Flags between warps: a warp's lanes store, __syncwarp(), then lane 0
-// publishes a count with release semantics; a waiting lane 0 spins on relaxed
-// loads and reads the count once more with acquire semantics, then
-// __syncwarp() hands the order to its lanes (CUTLASS's semaphores do the
-// same) instead of a __threadfence() (fence.sc) on both sides.
-__device__ inline int relaxed_flag(const int* flag) {
-  int value;
-  asm volatile("ld.relaxed.gpu.global.s32 %0, [%1];" : "=r"(value) : "l"(flag) : "memory");
-  return value;
-}
-
-__device__ inline int acquired_flag(const int* flag) {
-  int value;
-  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(value) : "l"(flag) : "memory");
-  return value;
-}
-
-__device__ inline void wait_for(const int* flag, int count) {
-  while (relaxed_flag(flag) < count) {
-  }
-  (void)acquired_flag(flag);  // what the release of this count (or a later one) published is now visible
-}
-
-__device__ inline void publish(int* flag, int count) {
-  asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(flag), "r"(count) : "memory");
-}
 
 // An item publishes q + 1 when chunk q's row 31 (the row the band below
 // reads) is in memory, and chunks + 2 at its end: the memory warp stores rows

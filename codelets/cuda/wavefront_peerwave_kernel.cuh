@@ -20,8 +20,9 @@
 // PeerWave (wavefront_peerwave_kernel): persistent warps, as many as fit on
 // the GPU at once, take bands b = warp, warp + warps, ... Before hyper-tile
 // q a warp waits (spinning on a count the band above publishes after each of
-// its hyper-tiles) until the band above has finished the columns its lane 0
-// reads there; no grid-wide barrier anywhere. The rows bands hand down live
+// its hyper-tiles, release and acquire: peer_flags.cuh) until the band above
+// has finished the columns its lane 0 reads there; no grid-wide barrier
+// anywhere. The rows bands hand down live
 // in a ring of (warps + 1) rows: band b + warps + 1 writes band b's slot
 // only after band b + 1 has read it (see ring_rows).
 //
@@ -39,6 +40,7 @@
 #include <type_traits>
 
 #include "cuda_check.cuh"
+#include "peer_flags.cuh"
 #include "trapeze/wavefront.hpp"
 
 namespace trapeze::cuda {
@@ -266,11 +268,6 @@ __device__ void sweep_hyper_tile(const W& w, const WavefrontTileDevice<W>& t, co
   state.up_left = up_left;
 }
 
-__device__ inline void wait_for(const int* count, int at_least) {
-  while (*reinterpret_cast<const volatile int*>(count) < at_least) {
-  }
-}
-
 // Copies the wavefront into the block's shared memory; returns it.
 template <Wavefront W>
 __device__ const W& shared_wavefront(const W& w, unsigned char* shared) {
@@ -311,16 +308,14 @@ __global__ void wavefront_peerwave_kernel(W wavefront, WavefrontTileDevice<W> t,
       // Lane 0 reads columns up to q*W + W - 1 of the row above.
       if (b > 0 && lane == 0) {
         detail::wait_for(progress + b - 1, static_cast<int>(min(static_cast<Index>(q + 1) * h.width, t.columns)));
-        __threadfence();
       }
       __syncwarp();
       detail::sweep_hyper_tile<W, L>(w, t, h, b, q, state, above, row_above, row_below);
       // The last row's cells out before the count that lets the band below read them.
-      __threadfence();
       __syncwarp();
       if (lane == 0 && !last_band) {
         const Index done = static_cast<Index>(q + 1) * h.width - 31;  // lane 31 is 31 steps behind lane 0
-        atomicExch(progress + b, static_cast<int>(max(Index{0}, min(done, t.columns))));
+        detail::publish(progress + b, static_cast<int>(max(Index{0}, min(done, t.columns))));
       }
     }
     if constexpr (folds_result_v<W>) w.merge(folded, state.folded);
