@@ -10,7 +10,9 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <random>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,7 @@
 #include "trapeze/runtime.hpp"
 #include "trapeze/sweep_reference.hpp"
 #include "trapeze/sweep_run.hpp"
+#include "trapeze/sweep_width_choice.hpp"
 #include "wavefronts/heat_2d.hpp"
 #include "wavefronts/over_relaxation.hpp"
 
@@ -98,6 +101,38 @@ TEST(GpuSweep, PeerWaveLaunchedDirectlyEqualsTheSequentialLoop) {
       }
     }
   }
+}
+
+// --width auto: the training runs once per shape (then the cache answers),
+// chooses a width in the model's range, leaves the grid as it was, and the
+// run at that width is exact.
+TEST(GpuSweep, AutoWidthTrainsOnceAndRunsExactly) {
+  trapeze::Runtime runtime({"eager", 2});
+  if (runtime.cuda_worker_count() == 0) GTEST_SKIP() << "no CUDA worker (no GPU or STARPU_NCUDA=0): GPU test skipped";
+  const auto cache = std::filesystem::temp_directory_path() / ("trapeze-sweep-widths-" + std::to_string(::getpid()) + ".json");
+  std::filesystem::remove(cache);
+  const Shape grid{3001, 5003};
+  const apps::OverRelaxation sweep{1.8, 0.002};
+  std::vector<double> cells(static_cast<std::size_t>(grid.rows * grid.columns));
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  for (double& v : cells) v = value(random);
+  const std::vector<double> before = cells;
+  trapeze::SweepPlan plan{grid.rows, grid.columns, 0, StageDevices::gpu, 32};
+  const auto first = trapeze::decide_sweep_width(runtime, sweep, std::span<const double>(cells), grid.rows, grid.columns,
+                                                 plan, 8, "sor-test", cache);
+  EXPECT_TRUE(first.trained);
+  EXPECT_GE(first.width, trapeze::narrowest_sweep_width);
+  EXPECT_LE(first.width, trapeze::widest_sweep_width);
+  EXPECT_EQ(first.width % trapeze::sweep_width_step, 0);
+  EXPECT_GT(first.costs.column_seconds + first.costs.sync_seconds, 0);
+  EXPECT_EQ(first_difference(cells, before), -1) << "training changed the grid";
+  const auto second = trapeze::decide_sweep_width(runtime, sweep, std::span<const double>(cells), grid.rows, grid.columns,
+                                                  plan, 8, "sor-test", cache);
+  EXPECT_FALSE(second.trained) << "a cached shape must not train again";
+  EXPECT_EQ(second.width, first.width);
+  std::filesystem::remove(cache);
+  expect_reference(runtime, sweep, grid, grid, first.width, StageDevices::gpu, 8);
 }
 
 TEST(GpuSweep, CutTilesAndCpusBesideTheGpuGiveTheSameBits) {

@@ -154,6 +154,8 @@ def main():
         refused("heat2d", "tile", "--tile", "4x0")
         refused("sor", "must end in .h5 or .hdf5", "--output", os.path.join(tmp, "sor.txt"))
         refused("sor", "more than this machine", "--size", "2000000x2000000")
+        refused("sor", "--width must be auto or a whole number from 32 to 65536, got '16'", "--width", "16")
+        refused("heat2d", "--width must be auto or a whole number from 32 to 65536, got 'wide'", "--width", "wide")
 
         killed_and_restarted(tmp)
         ckpt = os.path.join(tmp, "sw-0.ckpt")

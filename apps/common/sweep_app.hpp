@@ -22,6 +22,7 @@
 #include "trapeze/runtime.hpp"
 #include "trapeze/sweep_reference.hpp"
 #include "trapeze/sweep_run.hpp"
+#include "trapeze/sweep_width_choice.hpp"
 
 namespace apps {
 
@@ -30,7 +31,7 @@ struct SweepOptions : RunReportOptions {
   trapeze::Index sweeps = 100;
   std::string tile = "auto";     // CPUs: 256x256; GPUs alone: the whole grid as one tile
   std::string devices;           // empty: TRAPEZE_DEVICES, else auto
-  int hyper_tile_width = 32;     // GPU: columns per lane per hyper-tile
+  std::string width = "auto";    // GPU: columns per lane per hyper-tile, or auto (seed 004's model)
   int sweeps_per_task = 0;       // 0: automatic (up to 64 for a grid in one tile)
   std::string output;  // HDF5 file of the final field
   std::string png;     // picture of the final field
@@ -38,6 +39,9 @@ struct SweepOptions : RunReportOptions {
 
 // --size, --sweeps, --tile, --devices, --width, --output, --png and the report's options.
 void add_sweep_options(CLI::App& cli, SweepOptions& options, const std::string& field_name);
+
+// --width N: a whole number from 32 to 65536 (one clear line otherwise).
+int parse_sweep_width(const std::string& text);
 
 // --devices if given, else TRAPEZE_DEVICES if set, else auto.
 trapeze::StageDevices requested_sweep_devices(const SweepOptions& options);
@@ -61,7 +65,8 @@ int run_sweep_app(const char* name, const SweepOptions& options, const S& sweep,
   trapeze::SweepPlan plan;
   plan.devices = requested_sweep_devices(options);
   plan.max_tasks_in_flight = options.window;
-  plan.hyper_tile_width = options.hyper_tile_width;
+  const bool width_auto = options.width == "auto";
+  plan.hyper_tile_width = width_auto ? 32 : parse_sweep_width(options.width);
   plan.sweeps_per_task = options.sweeps_per_task;
   std::vector<double> expected;
   if (options.verify) expected = grid;
@@ -78,6 +83,18 @@ int run_sweep_app(const char* name, const SweepOptions& options, const S& sweep,
                                             : trapeze::Extent{256, 256, 1};
   plan.tile_rows = tile[0];
   plan.tile_columns = tile[1];
+  // --width auto on a grid in one GPU tile: seed 004's model, trained once
+  // per GPU, sweep, grid shape and sweeps per task (on CPU workers, or with
+  // the grid cut into tiles of one sweep a task, the width stays 32).
+  std::optional<trapeze::SweepWidthDecision> width_decision;
+  if (width_auto && gpus_alone && plan.tile_rows >= extent.rows && plan.tile_columns >= extent.columns &&
+      options.sweeps > 0) {
+    const trapeze::Index per_task =
+        std::min<trapeze::Index>(options.sweeps, options.sweeps_per_task > 0 ? options.sweeps_per_task : 64);
+    width_decision = trapeze::decide_sweep_width(runtime, sweep, std::span<const double>(grid), extent.rows,
+                                                 extent.columns, plan, per_task, name);
+    plan.hyper_tile_width = width_decision->width;
+  }
   const ProgressLine progress(name, options, runtime);
   trapeze::Index tiles = 0, levels = 0, per_task = 1;
   double seconds = 0;
@@ -117,6 +134,8 @@ int run_sweep_app(const char* name, const SweepOptions& options, const S& sweep,
                            {"tiles", tiles},
                            {"devices", trapeze::to_string(plan.devices)},
                            {"hyper_tile_width", plan.hyper_tile_width},
+                           {"width_auto", width_auto},
+                           {"width_trained", width_decision ? width_decision->trained : false},
                            {"sweeps_per_task", per_task},
                            {"critical_path_tasks", levels},
                            {"window", plan.max_tasks_in_flight},

@@ -1,6 +1,8 @@
 #include "sweep_app.hpp"
 
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
 
 namespace apps {
 
@@ -13,9 +15,10 @@ void add_sweep_options(CLI::App& cli, SweepOptions& options, const std::string& 
       ->capture_default_str();
   cli.add_option("--devices", options.devices,
                  "where tiles run: auto (GPUs if any, else CPUs), cpu, gpu or all (default: TRAPEZE_DEVICES, else auto)");
-  cli.add_option("--width", options.hyper_tile_width, "GPU: columns each lane sweeps per hyper-tile (seed 004's width)")
-      ->capture_default_str()
-      ->check(CLI::Range(32, 65536));
+  cli.add_option("--width", options.width,
+                 "GPU: columns each lane sweeps per hyper-tile (seed 004's width), 32 to 65536, or auto: seed 004's "
+                 "model, trained once per GPU and grid shape (32 when the grid is cut into tiles)")
+      ->capture_default_str();
   cli.add_option("--sweeps-per-task", options.sweeps_per_task,
                  "sweeps one task makes (on a GPU, overlapping in one launch); more than 1 needs the grid in one tile; "
                  "0: automatic, up to 64 then, else 1")
@@ -24,6 +27,20 @@ void add_sweep_options(CLI::App& cli, SweepOptions& options, const std::string& 
   cli.add_option("-o,--output", options.output, "write the final field (dataset " + field_name + ") to this HDF5 file (.h5)");
   cli.add_option("--png", options.png, "write a picture of the final field to this PNG file");
   add_run_report_options(cli, options, "at least 8 anti-diagonals of tiles and 8192 tasks");
+}
+
+int parse_sweep_width(const std::string& text) {
+  std::size_t used = 0;
+  long value = 0;
+  try {
+    value = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || value < 32 || value > 65536) {
+    throw trapeze::InvalidArgument("--width must be auto or a whole number from 32 to 65536, got '" + trapeze::quoted(text) + "'");
+  }
+  return static_cast<int>(value);
 }
 
 trapeze::StageDevices requested_sweep_devices(const SweepOptions& options) {

@@ -21,15 +21,15 @@ double predicted_wavefront_seconds(const HyperTileCosts& costs, const WavefrontG
   return (width * costs.column_seconds + costs.sync_seconds) * hyper_tile_times(g, width);
 }
 
-HyperTileCosts fit_hyper_tile_costs(const std::vector<WidthSample>& samples) {
+HyperTileCosts fit_hyper_tile_costs(const std::vector<HyperTileTiming>& samples) {
   // seconds = d x + tau y with x = w G(w), y = G(w): the normal equations,
   // each sample weighted by 1 / seconds (relative errors, so the longest
   // training run does not decide alone).
   double xx = 0, xy = 0, yy = 0, xs = 0, ys = 0;
-  for (const WidthSample& s : samples) {
+  for (const HyperTileTiming& s : samples) {
     if (s.seconds <= 0) continue;
-    const double g = hyper_tile_times(s.geometry, s.width), weight = 1.0 / (s.seconds * s.seconds);
-    const double x = s.width * g, y = g;
+    const double weight = 1.0 / (s.seconds * s.seconds);
+    const double x = s.width * s.hyper_tile_times, y = s.hyper_tile_times;
     xx += weight * x * x, xy += weight * x * y, yy += weight * y * y, xs += weight * x * s.seconds, ys += weight * y * s.seconds;
   }
   HyperTileCosts costs;
@@ -42,15 +42,20 @@ HyperTileCosts fit_hyper_tile_costs(const std::vector<WidthSample>& samples) {
   if (costs.column_seconds <= 0 || costs.sync_seconds < 0 || det <= 1e-12 * xx * yy) {
     const double d_alone = xx > 0 ? xs / xx : 0, tau_alone = yy > 0 ? ys / yy : 0;
     double d_residual = 0, tau_residual = 0;
-    for (const WidthSample& s : samples) {
+    for (const HyperTileTiming& s : samples) {
       if (s.seconds <= 0) continue;
-      const double g = hyper_tile_times(s.geometry, s.width);
-      d_residual += std::pow((d_alone * s.width * g - s.seconds) / s.seconds, 2);
-      tau_residual += std::pow((tau_alone * g - s.seconds) / s.seconds, 2);
+      d_residual += std::pow((d_alone * s.width * s.hyper_tile_times - s.seconds) / s.seconds, 2);
+      tau_residual += std::pow((tau_alone * s.hyper_tile_times - s.seconds) / s.seconds, 2);
     }
     costs = d_residual <= tau_residual ? HyperTileCosts{d_alone, 0} : HyperTileCosts{0, tau_alone};
   }
   return costs;
+}
+
+HyperTileCosts fit_hyper_tile_costs(const std::vector<WidthSample>& samples) {
+  std::vector<HyperTileTiming> timings;
+  for (const WidthSample& s : samples) timings.push_back({s.width, hyper_tile_times(s.geometry, s.width), s.seconds});
+  return fit_hyper_tile_costs(timings);
 }
 
 }  // namespace trapeze

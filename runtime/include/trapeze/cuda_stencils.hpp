@@ -43,6 +43,10 @@ struct CudaStencilFunctions {
   // its output back to row-major.
   starpu_cuda_func_t wavefront_inputs_to_banded = nullptr;
   starpu_cuda_func_t wavefront_output_from_banded = nullptr;
+  // Of an in-place sweep, with sweep_tile: how many blocks of its PeerWave
+  // kernel the GPU holds at once at a hyper-tile width (the sweep width
+  // model's P(w), trapeze/sweep_width_model.hpp).
+  int (*sweep_resident_blocks)(int width) = nullptr;
 };
 
 // Returns true so a namespace-scope `const bool` can call it at start-up.

@@ -18,5 +18,7 @@
 #define TRAPEZE_CUDA_SWEEP_CONCAT(a, b) TRAPEZE_CUDA_SWEEP_CONCAT_INNER(a, b)
 #define TRAPEZE_CUDA_SWEEP(...)                                                                              \
   [[maybe_unused]] static const bool TRAPEZE_CUDA_SWEEP_CONCAT(trapeze_cuda_sweep_registered_, __COUNTER__) = \
-      ::trapeze::register_cuda_stencil(typeid(__VA_ARGS__),                                                 \
-                                       ::trapeze::CudaStencilFunctions{nullptr, nullptr, &::trapeze::cuda::sweep_tile_cuda<__VA_ARGS__>});
+      ::trapeze::register_cuda_stencil(                                                                      \
+          typeid(__VA_ARGS__),                                                                                \
+          ::trapeze::CudaStencilFunctions{.sweep_tile = &::trapeze::cuda::sweep_tile_cuda<__VA_ARGS__>,       \
+                                          .sweep_resident_blocks = &::trapeze::cuda::resident_peerwave_blocks<__VA_ARGS__>});

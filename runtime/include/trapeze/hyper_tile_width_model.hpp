@@ -52,6 +52,16 @@ struct WidthSample {
 // d and tau_s from two or more samples (least squares, neither negative).
 HyperTileCosts fit_hyper_tile_costs(const std::vector<WidthSample>& samples);
 
+// The same fit for any kernel whose time is (w d + tau_s) G(w): a timing at
+// width w with the kernel's G(w) (the in-place sweeps' model,
+// sweep_width_model.hpp, has its own G).
+struct HyperTileTiming {
+  int width = 32;
+  double hyper_tile_times = 0;  // G(w)
+  double seconds = 0;
+};
+HyperTileCosts fit_hyper_tile_costs(const std::vector<HyperTileTiming>& samples);
+
 // The width in [smallest, largest] with the least predicted time, `geometry`
 // giving the kernel's geometry at each width (its resident warps can depend on it).
 template <typename GeometryAt>
