@@ -6,20 +6,12 @@
 
 #include "codelets/cuda/banded_layout_kernels.cuh"
 #include "codelets/cuda/layout_kernels.cuh"
+#include "device_buffer.cuh"
 #include "gpu_layouts.hpp"
 
 namespace tests {
 
 namespace {
-
-template <typename T>
-struct Device {
-  T* data = nullptr;
-  explicit Device(std::size_t n) { TRAPEZE_CUDA_CHECK(cudaMalloc(&data, sizeof(T) * (n > 0 ? n : 1))); }
-  ~Device() { cudaFree(data); }
-  Device(const Device&) = delete;
-  Device& operator=(const Device&) = delete;
-};
 
 template <typename T, typename Launch>
 std::vector<T> on_device(const std::vector<T>& in, Launch launch) {

@@ -3,25 +3,19 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <memory>
 
 #include "codelets/cuda/sweep_peerwave_kernel.cuh"
+#include "device_buffer.cuh"
 
 namespace trapeze_test {
 
 namespace {
 
-struct DeviceFree {
-  void operator()(void* p) const { cudaFree(p); }
-};
-
 template <typename T>
-std::unique_ptr<T, DeviceFree> device_copy(const std::vector<T>& host, std::size_t count) {
-  T* data = nullptr;
-  TRAPEZE_CUDA_CHECK(cudaMalloc(&data, std::max<std::size_t>(1, count) * sizeof(T)));
-  std::unique_ptr<T, DeviceFree> owned(data);
-  if (!host.empty()) TRAPEZE_CUDA_CHECK(cudaMemcpy(data, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return owned;
+tests::Device<T> device_copy(const std::vector<T>& host) {
+  tests::Device<T> device(host.size());
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(device.data, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return device;
 }
 
 }  // namespace
@@ -39,18 +33,16 @@ std::string peerwave_sweeps(const apps::OverRelaxation& sweep, std::vector<doubl
     right[r] = sweep.boundary(r, columns);
   }
   const tc::HyperTiles h = tc::hyper_tiles(rows, columns, width);
-  auto d_cells = device_copy(cells, cells.size());
-  auto d_up = device_copy(up, up.size()), d_down = device_copy(down, down.size());
-  auto d_left = device_copy(left, left.size()), d_right = device_copy(right, right.size());
-  auto d_progress = device_copy(std::vector<int>{}, static_cast<std::size_t>(per_launch) * h.bands);
-  const tc::SweepTile<double> tile{d_cells.get(), columns, rows, columns, 0, 0,
-                                   d_up.get(), d_left.get(), d_down.get(), d_right.get()};
+  const tests::Device<double> d_cells = device_copy(cells), d_up = device_copy(up), d_down = device_copy(down),
+                              d_left = device_copy(left), d_right = device_copy(right);
+  const tests::Device<int> d_progress(static_cast<std::size_t>(per_launch) * h.bands);
+  const tc::SweepTile<double> tile{d_cells.data, columns, rows, columns, 0, 0, d_up.data, d_left.data, d_down.data, d_right.data};
   const int resident = tc::resident_peerwave_blocks<apps::OverRelaxation>(width);
   for (int done = 0; done < sweeps; done += per_launch) {
-    tc::launch_sweep_peerwave(sweep, tile, h, std::min(per_launch, sweeps - done), d_progress.get(), resident, nullptr);
+    tc::launch_sweep_peerwave(sweep, tile, h, std::min(per_launch, sweeps - done), d_progress.data, resident, nullptr);
   }
   if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) return cudaGetErrorString(e);
-  TRAPEZE_CUDA_CHECK(cudaMemcpy(cells.data(), d_cells.get(), cells.size() * sizeof(double), cudaMemcpyDeviceToHost));
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(cells.data(), d_cells.data, cells.size() * sizeof(double), cudaMemcpyDeviceToHost));
   return "";
 }
 

@@ -139,6 +139,16 @@ int parse_height(const std::string& text, const std::string& what) {
   return value;
 }
 
+int parse_hyper_tile_width(const std::string& text, int narrowest) {
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < narrowest || value > 65536) {
+    throw trapeze::InvalidArgument("--width must be auto or a whole number from " + std::to_string(narrowest) +
+                                   " to 65536, got '" + trapeze::quoted(text) + "'");
+  }
+  return value;
+}
+
 std::string requested_height(const CommonOptions& o) {
   if (!o.height.empty()) return o.height;
   if (const char* env = std::getenv("TRAPEZE_HEIGHT"); env && *env) return env;

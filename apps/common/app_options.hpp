@@ -64,6 +64,10 @@ trapeze::Extent domain_size(const CommonOptions& options, int dims, const std::s
 // The trapezoid height option: a positive integer, or 0 for "auto".
 int parse_height(const std::string& text, const std::string& what = "height");
 
+// --width N of a GPU hyper-tile: a whole number from `narrowest` to 65536
+// (one clear line otherwise); "auto" is the caller's to handle.
+int parse_hyper_tile_width(const std::string& text, int narrowest);
+
 // --height if given, else TRAPEZE_HEIGHT if set, else "auto".
 std::string requested_height(const CommonOptions& options);
 

@@ -40,9 +40,6 @@ struct SweepOptions : RunReportOptions {
 // --size, --sweeps, --tile, --devices, --width, --output, --png and the report's options.
 void add_sweep_options(CLI::App& cli, SweepOptions& options, const std::string& field_name);
 
-// --width N: a whole number from 32 to 65536 (one clear line otherwise).
-int parse_sweep_width(const std::string& text);
-
 // --devices if given, else TRAPEZE_DEVICES if set, else auto.
 trapeze::StageDevices requested_sweep_devices(const SweepOptions& options);
 
@@ -66,7 +63,7 @@ int run_sweep_app(const char* name, const SweepOptions& options, const S& sweep,
   plan.devices = requested_sweep_devices(options);
   plan.max_tasks_in_flight = options.window;
   const bool width_auto = options.width == "auto";
-  plan.hyper_tile_width = width_auto ? 32 : parse_sweep_width(options.width);
+  plan.hyper_tile_width = width_auto ? 32 : parse_hyper_tile_width(options.width, 32);
   plan.sweeps_per_task = options.sweeps_per_task;
   std::vector<double> expected;
   if (options.verify) expected = grid;
@@ -90,7 +87,8 @@ int run_sweep_app(const char* name, const SweepOptions& options, const S& sweep,
   if (width_auto && gpus_alone && plan.tile_rows >= extent.rows && plan.tile_columns >= extent.columns &&
       options.sweeps > 0) {
     const trapeze::Index per_task =
-        std::min<trapeze::Index>(options.sweeps, options.sweeps_per_task > 0 ? options.sweeps_per_task : 64);
+        std::min<trapeze::Index>(options.sweeps, options.sweeps_per_task > 0 ? options.sweeps_per_task
+                                                                             : trapeze::automatic_sweeps_per_task);
     width_decision = trapeze::decide_sweep_width(runtime, sweep, std::span<const double>(grid), extent.rows,
                                                  extent.columns, plan, per_task, name);
     plan.hyper_tile_width = width_decision->width;

@@ -1,8 +1,6 @@
 #include "sweep_app.hpp"
 
 #include <cstdlib>
-#include <stdexcept>
-#include <string>
 
 namespace apps {
 
@@ -27,20 +25,6 @@ void add_sweep_options(CLI::App& cli, SweepOptions& options, const std::string& 
   cli.add_option("-o,--output", options.output, "write the final field (dataset " + field_name + ") to this HDF5 file (.h5)");
   cli.add_option("--png", options.png, "write a picture of the final field to this PNG file");
   add_run_report_options(cli, options, "at least 8 anti-diagonals of tiles and 8192 tasks");
-}
-
-int parse_sweep_width(const std::string& text) {
-  std::size_t used = 0;
-  long value = 0;
-  try {
-    value = std::stol(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || value < 32 || value > 65536) {
-    throw trapeze::InvalidArgument("--width must be auto or a whole number from 32 to 65536, got '" + trapeze::quoted(text) + "'");
-  }
-  return static_cast<int>(value);
 }
 
 trapeze::StageDevices requested_sweep_devices(const SweepOptions& options) {

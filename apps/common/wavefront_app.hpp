@@ -53,9 +53,6 @@ trapeze::Extent gpu_wavefront_tile(trapeze::Index rows, trapeze::Index columns, 
 // --devices if given, else TRAPEZE_DEVICES if set, else auto.
 trapeze::StageDevices requested_wavefront_devices(const WavefrontOptions& options);
 
-// --width N: a whole number from 8 to 65536 (one clear line otherwise).
-int parse_hyper_tile_width(const std::string& text);
-
 // What a run ended with, for the app's own fields of the report.
 template <trapeze::Wavefront W>
 struct WavefrontOutcome {

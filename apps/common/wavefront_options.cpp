@@ -29,20 +29,6 @@ void add_wavefront_options(CLI::App& cli, WavefrontOptions& options) {
   add_run_report_options(cli, options, "at least 4 anti-diagonals of tiles and 8192 tasks");
 }
 
-int parse_hyper_tile_width(const std::string& text) {
-  std::size_t used = 0;
-  long value = 0;
-  try {
-    value = std::stol(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || value < 8 || value > 65536) {
-    throw trapeze::InvalidArgument("--width must be auto or a whole number from 8 to 65536, got '" + trapeze::quoted(text) + "'");
-  }
-  return static_cast<int>(value);
-}
-
 trapeze::StageDevices requested_wavefront_devices(const WavefrontOptions& options) {
   if (!options.devices.empty()) return trapeze::parse_stage_devices(options.devices);
   if (const char* env = std::getenv("TRAPEZE_DEVICES"); env && *env) return trapeze::parse_stage_devices(env);
@@ -106,7 +92,7 @@ trapeze::WavefrontPlan make_wavefront_plan(const WavefrontOptions& options, trap
   plan.devices = requested_wavefront_devices(options);
   plan.layout = trapeze::parse_wavefront_layout(options.layout);
   // auto: decided once the runtime knows its GPUs (run_wavefront_app); 32 until then.
-  plan.hyper_tile_width = options.width == "auto" ? 32 : parse_hyper_tile_width(options.width);
+  plan.hyper_tile_width = options.width == "auto" ? 32 : parse_hyper_tile_width(options.width, 8);
   return plan;
 }
 

@@ -15,9 +15,8 @@
 
 #include "trapeze/cuda_stencils.hpp"
 #include "trapeze/gpu_device.hpp"
+#include "trapeze/hyper_tile_costs_cache.hpp"
 #include "trapeze/hyper_tile_width_model.hpp"
-#include "trapeze/machine_probe.hpp"
-#include "trapeze/measurement_cache.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/wavefront_run.hpp"
 
@@ -63,50 +62,43 @@ WidthDecision decide_hyper_tile_width(Runtime& runtime, const W& wavefront, cons
   auto geometry = [&](Index cols) { return [&, cols](int w) { return cuda->wavefront_geometry(rows, cols, w); }; };
   WidthDecision decision;
   if (data.rows == 0 || data.columns == 0) return decision;
-  const MeasurementCache cache(cache_file, machine_fingerprint(), build_identity());
   const std::string key = gpu_device_name() + "/" + app + "/" + std::to_string(rows) + "x" + std::to_string(columns);
-  if (auto cached = cache.find(key, {"column_seconds", "sync_seconds"});
-      cached && cached->at("column_seconds") >= 0 && cached->at("sync_seconds") >= 0) {
-    decision.costs = {cached->at("column_seconds"), cached->at("sync_seconds")};
-  } else {
-    // The space's first columns, all of the tile's rows.
-    const Index train = training_columns(columns);
-    WavefrontData<W> slice;
-    slice.rows = rows;
-    slice.columns = train;
-    if (!data.row_inputs.empty()) slice.row_inputs = data.row_inputs.first(static_cast<std::size_t>(rows));
-    if (!data.column_inputs.empty()) slice.column_inputs = data.column_inputs.first(static_cast<std::size_t>(train));
-    std::vector<cell_input_of<W>> cells;
-    if (!data.cell_inputs.empty()) {
-      cells.resize(static_cast<std::size_t>(rows * train));
-      for (Index i = 0; i < rows; ++i) {
-        std::copy_n(data.cell_inputs.begin() + i * data.columns, train, cells.begin() + i * train);
-      }
-      slice.cell_inputs = cells;
-    }
-    std::vector<typename W::value_type> output(data.output.empty() ? 0 : static_cast<std::size_t>(rows * train));
-    if (!output.empty()) slice.output = output;
-    WavefrontPlan p = plan;
-    p.tile_rows = rows;
-    p.tile_columns = train;
-    p.devices = StageDevices::gpu;
-    p.distribute = false;  // each process trains its own GPU, also under MPI
-    timed_wavefront_run(runtime, wavefront, slice, p);  // warm-up: modules, scratch pools
-    std::vector<WidthSample> samples;
-    for (int w : trained_widths) {
-      p.hyper_tile_width = w;
-      const double seconds = std::min(timed_wavefront_run(runtime, wavefront, slice, p),
-                                      timed_wavefront_run(runtime, wavefront, slice, p));
-      samples.push_back({cuda->wavefront_geometry(rows, train, w), w, seconds});
-    }
-    decision.costs = fit_hyper_tile_costs(samples);
-    decision.trained = true;
-    try {
-      cache.store(key, {{"column_seconds", decision.costs.column_seconds}, {"sync_seconds", decision.costs.sync_seconds}});
-    } catch (const Error&) {
-      // An unwritable cache costs a training run next time, nothing more.
-    }
-  }
+  decision.costs = cached_hyper_tile_costs(
+      cache_file, key,
+      [&] {
+        // The space's first columns, all of the tile's rows.
+        const Index train = training_columns(columns);
+        WavefrontData<W> slice;
+        slice.rows = rows;
+        slice.columns = train;
+        if (!data.row_inputs.empty()) slice.row_inputs = data.row_inputs.first(static_cast<std::size_t>(rows));
+        if (!data.column_inputs.empty()) slice.column_inputs = data.column_inputs.first(static_cast<std::size_t>(train));
+        std::vector<cell_input_of<W>> cells;
+        if (!data.cell_inputs.empty()) {
+          cells.resize(static_cast<std::size_t>(rows * train));
+          for (Index i = 0; i < rows; ++i) {
+            std::copy_n(data.cell_inputs.begin() + i * data.columns, train, cells.begin() + i * train);
+          }
+          slice.cell_inputs = cells;
+        }
+        std::vector<typename W::value_type> output(data.output.empty() ? 0 : static_cast<std::size_t>(rows * train));
+        if (!output.empty()) slice.output = output;
+        WavefrontPlan p = plan;
+        p.tile_rows = rows;
+        p.tile_columns = train;
+        p.devices = StageDevices::gpu;
+        p.distribute = false;  // each process trains its own GPU, also under MPI
+        timed_wavefront_run(runtime, wavefront, slice, p);  // warm-up: modules, scratch pools
+        std::vector<WidthSample> samples;
+        for (int w : trained_widths) {
+          p.hyper_tile_width = w;
+          const double seconds = std::min(timed_wavefront_run(runtime, wavefront, slice, p),
+                                          timed_wavefront_run(runtime, wavefront, slice, p));
+          samples.push_back({cuda->wavefront_geometry(rows, train, w), w, seconds});
+        }
+        return fit_hyper_tile_costs(samples);
+      },
+      decision.trained);
   decision.width = optimal_hyper_tile_width(decision.costs, geometry(columns), narrowest_width, widest_width);
   return decision;
 }

@@ -51,6 +51,9 @@ struct Plan {
   bool stream_tiles = false;
 };
 
+// Sweeps a task makes when SweepPlan::sweeps_per_task is 0 and the grid is one tile.
+inline constexpr int automatic_sweeps_per_task = 64;
+
 // How an in-place sweep (trapeze/sweep_run.hpp) is cut and where it runs.
 struct SweepPlan {
   Index tile_rows = 256;

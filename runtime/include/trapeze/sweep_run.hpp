@@ -151,7 +151,7 @@ class SweepRun {
   // Sweeps a task makes (SweepPlan::sweeps_per_task, resolved).
   Index sweeps_per_task() const {
     if (tiles() != 1) return 1;
-    return plan_.sweeps_per_task > 0 ? plan_.sweeps_per_task : 64;
+    return plan_.sweeps_per_task > 0 ? plan_.sweeps_per_task : automatic_sweeps_per_task;
   }
 
  private:

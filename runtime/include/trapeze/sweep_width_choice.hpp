@@ -25,8 +25,7 @@
 
 #include "trapeze/cuda_stencils.hpp"
 #include "trapeze/gpu_device.hpp"
-#include "trapeze/machine_probe.hpp"
-#include "trapeze/measurement_cache.hpp"
+#include "trapeze/hyper_tile_costs_cache.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/sweep_run.hpp"
 #include "trapeze/sweep_width_model.hpp"
@@ -78,38 +77,31 @@ SweepWidthDecision decide_sweep_width(Runtime& runtime, const S& sweep, std::spa
   const auto geometry = [&](Index cols) {
     return [&, cols](int w) { return SweepGeometry{rows, cols, per_task, cuda->sweep_resident_blocks(w)}; };
   };
-  const MeasurementCache cache(cache_file, machine_fingerprint(), build_identity());
   const std::string key = gpu_device_name() + "/" + app + "/" + std::to_string(rows) + "x" + std::to_string(columns) +
                           "/" + std::to_string(per_task) + " sweeps a task";
-  if (auto cached = cache.find(key, {"column_seconds", "sync_seconds"});
-      cached && cached->at("column_seconds") >= 0 && cached->at("sync_seconds") >= 0) {
-    decision.costs = {cached->at("column_seconds"), cached->at("sync_seconds")};
-  } else {
-    const Index train = sweep_training_columns(columns);
-    std::vector<typename S::value_type> slice(static_cast<std::size_t>(rows * train));
-    for (Index i = 0; i < rows; ++i) std::copy_n(grid.begin() + i * columns, train, slice.begin() + i * train);
-    SweepPlan p = plan;
-    p.tile_rows = rows;
-    p.tile_columns = train;
-    p.devices = StageDevices::gpu;
-    p.sweeps_per_task = static_cast<int>(per_task);
-    p.distribute = false;  // each process trains its own GPU, also under MPI
-    timed_sweep_run(runtime, sweep, slice, rows, train, p, per_task);  // warm-up: modules, pools
-    std::vector<HyperTileTiming> timings;
-    for (int w : trained_sweep_widths) {
-      p.hyper_tile_width = w;
-      const double seconds = std::min(timed_sweep_run(runtime, sweep, slice, rows, train, p, per_task),
-                                      timed_sweep_run(runtime, sweep, slice, rows, train, p, per_task));
-      timings.push_back({w, sweep_hyper_tile_times(geometry(train)(w), w), seconds});
-    }
-    decision.costs = fit_hyper_tile_costs(timings);
-    decision.trained = true;
-    try {
-      cache.store(key, {{"column_seconds", decision.costs.column_seconds}, {"sync_seconds", decision.costs.sync_seconds}});
-    } catch (const Error&) {
-      // An unwritable cache costs a training run next time, nothing more.
-    }
-  }
+  decision.costs = cached_hyper_tile_costs(
+      cache_file, key,
+      [&] {
+        const Index train = sweep_training_columns(columns);
+        std::vector<typename S::value_type> slice(static_cast<std::size_t>(rows * train));
+        for (Index i = 0; i < rows; ++i) std::copy_n(grid.begin() + i * columns, train, slice.begin() + i * train);
+        SweepPlan p = plan;
+        p.tile_rows = rows;
+        p.tile_columns = train;
+        p.devices = StageDevices::gpu;
+        p.sweeps_per_task = static_cast<int>(per_task);
+        p.distribute = false;  // each process trains its own GPU, also under MPI
+        timed_sweep_run(runtime, sweep, slice, rows, train, p, per_task);  // warm-up: modules, pools
+        std::vector<HyperTileTiming> timings;
+        for (int w : trained_sweep_widths) {
+          p.hyper_tile_width = w;
+          const double seconds = std::min(timed_sweep_run(runtime, sweep, slice, rows, train, p, per_task),
+                                          timed_sweep_run(runtime, sweep, slice, rows, train, p, per_task));
+          timings.push_back({w, sweep_hyper_tile_times(geometry(train)(w), w), seconds});
+        }
+        return fit_hyper_tile_costs(timings);
+      },
+      decision.trained);
   decision.width = optimal_sweep_width(decision.costs, geometry(columns), narrowest_sweep_width, widest_sweep_width,
                                        sweep_width_step);
   return decision;
