@@ -101,6 +101,7 @@ struct Settings {
   int rounds = 5;
   bool plain_only = false;
   bool sweep = true;  // (d) and the head-to-head (off: pathfinder's sweep outlasts a device command)
+  bool h1_only = false;  // columns (a) and (b) alone: (c) and (d) repeat (b)
   int compared_tiles_per_gpu = 0;  // h = 1's default tiles against this many per GPU (0: twice as many)
   int auto_compared_tiles_per_gpu = 0;  // the chosen heights' tiles against this many per GPU (0: not measured)
 };
@@ -148,6 +149,11 @@ Row measure(trapeze::Runtime& runtime, const char* name, const S& stencil, const
     }
     row.h1 = median(default_tiles);
     row.h1_default_over_compared = median(more_tiles) / row.h1;
+  }
+  if (settings.h1_only) {
+    row.chosen = row.best = row.h1;
+    row.chosen_h = row.chosen_k = row.best_h = row.best_k = 1;
+    return row;
   }
   const trapeze::GpuShape shape{grid.extent(), S::dims, plan.tile, S::shape.radius, grid.boundary().kind, gpus, steps};
   const trapeze::GpuHeightDecision decision = trapeze::decide_gpu_heights(runtime, stencil, name, shape);
@@ -214,15 +220,25 @@ int main(int argc, char** argv) {
   bool plain_only = false;
   trapeze::Index side_2d = 16384;
   int compared_tiles = 0, auto_compared_tiles = 0;
+  trapeze::Index pathfinder_columns = trapeze::Index{4} << 20, pathfinder_steps = 64;
   cli.add_option("--json-out", json_out, "the table as JSON")->capture_default_str();
   cli.add_option("--apps", only, "apps to run (default: all five and life-bits)")->delimiter(',');
   cli.add_option("--rounds", rounds, "head-to-head rounds")->capture_default_str()->check(CLI::Range(1, 99));
   cli.add_flag("--plain-only", plain_only, "only the plain CUDA loops (for a profiler)");
-  bool no_sweep = false;
+  bool no_sweep = false, h1_only = false;
   cli.add_flag("--no-sweep", no_sweep, "no sweep of heights: column (d) repeats (c), no head-to-head");
+  cli.add_flag("--h1-only", h1_only, "only columns (a) and (b): no height model, (c) and (d) repeat (b)");
   cli.add_option("--side-2d", side_2d, "jacobi2d's and hotspot's square side (the issue asks for the largest that fits comfortably)")
       ->capture_default_str()
       ->check(CLI::Range(trapeze::Index{64}, trapeze::Index{65536}));
+  cli.add_option("--pathfinder-columns", pathfinder_columns,
+                 "pathfinder's row length (a step moves 12 bytes a column, so a short row makes a short step)")
+      ->capture_default_str()
+      ->check(CLI::Range(trapeze::Index{64}, trapeze::Index{1} << 30));
+  cli.add_option("--pathfinder-steps", pathfinder_steps,
+                 "pathfinder's steps a submission (four submissions, a wall row a step)")
+      ->capture_default_str()
+      ->check(CLI::Range(trapeze::Index{8}, trapeze::Index{1024}));
   cli.add_option("--compare-tiles", compared_tiles,
                  "tiles per GPU that h = 1's default tiles are timed against (the b tiles column; 0: twice as many)")
       ->capture_default_str()
@@ -234,13 +250,12 @@ int main(int argc, char** argv) {
   return apps::app_main("gpu_stencils", cli, argc, argv, [&] {
     if (!bench::cuda_device_present()) throw trapeze::Error("no CUDA device: this benchmark needs a GPU");
     auto wanted = [&](const std::string& app) { return only.empty() || std::find(only.begin(), only.end(), app) != only.end(); };
-    const Settings settings{rounds, plain_only, !no_sweep, compared_tiles, auto_compared_tiles};
+    const Settings settings{rounds, plain_only, !no_sweep, h1_only, compared_tiles, auto_compared_tiles};
     // The inputs, all made first: the plain loops run before StarPU starts.
     // (Inside a process whose StarPU CUDA worker polls the device, the same
     // loop with its per-step synchronisation ran at half the speed of the
     // kernel alone, jacobi2d 0.44 of the roofline against 0.86: the
     // baseline is the loop on a device of its own.)
-    const trapeze::Index pathfinder_steps = 64;  // four submissions (a warm-up, three timed), a wall row each
     std::optional<trapeze::Grid<float>> jacobi2d, jacobi3d, hotspot;
     std::optional<trapeze::Grid<std::uint8_t>> life;
     std::optional<trapeze::Grid<std::uint32_t>> life_bits;
@@ -271,7 +286,8 @@ int main(int argc, char** argv) {
       for (auto& word : life_bits->updated()) word = engine() & engine();  // a quarter of the cells alive
     }
     if (wanted("pathfinder")) {
-      pathfinder.emplace(trapeze::Extent{4 << 20, 1, 1}, 1, 1, 1, 4 * pathfinder_steps);
+      // Four submissions (a warm-up, three timed), a wall row a step.
+      pathfinder.emplace(trapeze::Extent{pathfinder_columns, 1, 1}, 1, 1, 1, 4 * pathfinder_steps);
       fill_fast(pathfinder->updated(), 6, 0, 9);
       fill_fast(pathfinder->constant(0), 7, 0, 9);
     }

@@ -392,7 +392,7 @@ void stage_cuda(void* buffers[], void* cl_arg) {
   int buffer = 1;
   const T* constants = nullptr;
   if (p.constant_fields > 0) constants = reinterpret_cast<const T*>(STARPU_VECTOR_GET_PTR(buffers[buffer++]));
-  ++buffer;  // the CPU's chunk scratch: unused here
+  if (args.chunk_scratch) ++buffer;  // the CPU's chunk scratch: unused here
 
   // Ghost zone: incoming strips and periodic self-wraps in one launch.
   const long long padded_cells = p.padded_cells();

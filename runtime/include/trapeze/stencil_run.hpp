@@ -640,11 +640,13 @@ class StencilRun {
     for (int t = 0; t < tiling_.count(); ++t) {
       std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_RW}};
       if (constant_fields_of<S> > 0) data.push_back({tiles_.constant_handle(t), STARPU_R});
-      data.push_back({tiles_.scratch_handle(), STARPU_SCRATCH});
+      const bool chunk_scratch = uses_cpus();
+      if (chunk_scratch) data.push_back({tiles_.scratch_handle(), STARPU_SCRATCH});
       if (!ghost_from_host_) tiles_.append_inputs(t, read_version_, data);
       if (publish) tiles_.append_outputs(t, 1 - read_version_, data);
       const TileLayout* layout = ghost_from_host_ ? &stage_layouts_[static_cast<std::size_t>(t)] : &tiles_.layout(t);
-      const StageArgs<S> args{layout, &stencil_, steps, steps_submitted_, publish, plan_.mode, plan_.kernel_height};
+      const StageArgs<S> args{layout,        &stencil_,           steps,        steps_submitted_, publish,
+                              plan_.mode,    plan_.kernel_height, chunk_scratch};
       insert(&stage_codelet_, data, &args, sizeof args, &on_stage_done, &progress_[t], tiles_.name(t),
              &placements_[t], owner_rank(t));
       if (publish) submit_node_transfers(t, 1 - read_version_);
