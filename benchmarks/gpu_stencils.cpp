@@ -119,7 +119,9 @@ Row measure(trapeze::Runtime& runtime, const char* name, const S& stencil, const
   row.target_bytes_per_cell = bytes_per_cell;
   const int gpus = runtime.cuda_worker_count();
   Plan plan;
-  plan.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus);
+  const double read_only_per_cell =
+      static_cast<double>(trapeze::constant_fields_of<S>) * static_cast<double>(grid.constant_planes());
+  plan.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, 0, read_only_per_cell);
   plan.devices = trapeze::StageDevices::gpu;
   row.tile = trapeze::to_string(plan.tile, S::dims);
   auto at = [&](int h, int k) {
@@ -140,7 +142,7 @@ Row measure(trapeze::Runtime& runtime, const char* name, const S& stencil, const
     Plan other = plan;
     row.h1_tiles_per_gpu = trapeze::default_tiles_per_gpu(gpus);
     row.compared_tiles_per_gpu = settings.compared_tiles_per_gpu > 0 ? settings.compared_tiles_per_gpu : 2 * row.h1_tiles_per_gpu;
-    other.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, row.compared_tiles_per_gpu);
+    other.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, row.compared_tiles_per_gpu, read_only_per_cell);
     std::vector<double> default_tiles, more_tiles;
     for (int r = 0; r < 3; ++r) {
       fmt::print(stderr, "{}: h = 1, round {} of 3\n", name, r + 1);
@@ -198,7 +200,7 @@ Row measure(trapeze::Runtime& runtime, const char* name, const S& stencil, const
     Plan other = plan;
     other.height = row.chosen_h;
     other.kernel_height = row.chosen_k;
-    other.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, settings.auto_compared_tiles_per_gpu);
+    other.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, settings.auto_compared_tiles_per_gpu, read_only_per_cell);
     std::vector<double> default_tiles, other_tiles;
     for (int r = 0; r < 3; ++r) {
       fmt::print(stderr, "{}: chosen heights, tiles, round {} of 3\n", name, r + 1);

@@ -73,6 +73,25 @@ TEST(Tiling, GpuTilesBetweenRanks) {
   EXPECT_EQ(trapeze::choose_gpu_tile({4194304, 1, 1}, 1, 2), (Extent{1048576, 1, 1}));
 }
 
+// A tile's read-only fields are one StarPU vector handle, whose element count
+// is 32 bits: the GPU tile is cut further where they would not fit it.
+TEST(Tiling, GpuTilesKeepTheirReadOnlyFieldsWithinOneVectorHandle) {
+  using trapeze::choose_gpu_tile;
+  using trapeze::slabs_within_vector_limit;
+  // Pathfinder: a wall row a step.
+  EXPECT_EQ(slabs_within_vector_limit({4194304, 1, 1}, 1, 256), 1);
+  EXPECT_EQ(slabs_within_vector_limit({33554432, 1, 1}, 1, 128), 2);  // 2^32 elements in one
+  EXPECT_EQ(choose_gpu_tile({33554432, 1, 1}, 1, 1, 0, 128), (Extent{16777216, 1, 1}));
+  // HotSpot's power map, one plane: 65536^2 is 2^32 cells.
+  EXPECT_EQ(choose_gpu_tile({65536, 65536, 1}, 2, 1, 0, 1), (Extent{65536, 32768, 1}));
+  EXPECT_EQ(choose_gpu_tile({16384, 16384, 1}, 2, 1, 0, 1), (Extent{16384, 16384, 1}));
+  // No read-only fields, or more slabs asked anyway: unchanged.
+  EXPECT_EQ(choose_gpu_tile({65536, 65536, 1}, 2, 1, 0, 0), (Extent{65536, 65536, 1}));
+  EXPECT_EQ(choose_gpu_tile({33554432, 1, 1}, 1, 2, 0, 128), (Extent{8388608, 1, 1}));
+  // Never thinner than a slice.
+  EXPECT_EQ(slabs_within_vector_limit({1 << 20, 3, 1}, 2, 4096), 3);
+}
+
 // One GPU in core: bands while the run is short against its host copies,
 // each band large and thick enough; one tile otherwise.
 TEST(Tiling, OneGpuTakesBandsWhereHostCopiesWeighOnTheRun) {

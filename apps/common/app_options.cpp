@@ -188,7 +188,8 @@ trapeze::Extent domain_size(const CommonOptions& o, int dims, const std::string&
   return from_file;
 }
 
-trapeze::Plan make_plan(const CommonOptions& o, int dims, const trapeze::Extent& domain, int workers, int gpus) {
+trapeze::Plan make_plan(const CommonOptions& o, int dims, const trapeze::Extent& domain, int workers, int gpus,
+                        double read_only_elements_per_cell) {
   trapeze::Plan plan;
   plan.height = parse_height(requested_height(o));
   plan.kernel_height = parse_height(o.kernel_height, "kernel height");
@@ -196,7 +197,7 @@ trapeze::Plan make_plan(const CommonOptions& o, int dims, const trapeze::Extent&
   if (o.tile != "auto") {
     plan.tile = parse_extent(o.tile, dims, "tile size");
   } else if (gpus > 0) {
-    plan.tile = trapeze::choose_gpu_tile(domain, dims, gpus);
+    plan.tile = trapeze::choose_gpu_tile(domain, dims, gpus, 0, read_only_elements_per_cell);
   } else {
     plan.tile = trapeze::choose_tile(domain, dims, workers, plan.height);
   }

@@ -84,7 +84,9 @@ trapeze::StageDevices requested_devices(const CommonOptions& options);
 // The plan from the options; "auto" tiles depend on the domain and on the
 // workers that run stages (`gpus` > 0: stage tasks run on that many GPUs).
 // An "auto" height (or kernel height) is left as 0 for the models to fill in.
+// `read_only_elements_per_cell`: the grid's read-only fields times their
+// planes (GPU tiles keep them within one StarPU vector handle).
 trapeze::Plan make_plan(const CommonOptions& options, int dims, const trapeze::Extent& domain, int workers,
-                        int gpus = 0);
+                        int gpus = 0, double read_only_elements_per_cell = 0);
 
 }  // namespace apps

@@ -330,14 +330,17 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   // The automatic CPU tile likewise counts every rank's workers: the ranks
   // then share tiles cut for all of them (each rank's workers get their two
   // bands), where one rank's count left too few tiles to go round.
-  trapeze::Plan plan = make_plan(options, S::dims, grid.extent(), runtime.cpu_workers_of_all_ranks(), gpus);
+  const double read_only_per_cell =
+      static_cast<double>(trapeze::constant_fields_of<S>) * static_cast<double>(grid.constant_planes());
+  trapeze::Plan plan =
+      make_plan(options, S::dims, grid.extent(), runtime.cpu_workers_of_all_ranks(), gpus, read_only_per_cell);
   // Ranks on GPUs: thinner tiles where the strips' trip between ranks must
   // hide behind the rest of a rank's work (trapeze/tile_size.hpp).
   if (options.tile == "auto" && gpus > 0 && runtime.ranks() > 1) {
     const int per_gpu = trapeze::gpu_tiles_per_gpu(
         grid.extent(), S::dims, gpus, runtime.ranks(), S::shape.radius[S::dims - 1],
         static_cast<double>(trapeze::updated_fields_of<S>) * sizeof(typename S::value_type));
-    plan.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, per_gpu);
+    plan.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, per_gpu, read_only_per_cell);
   }
   // Out-of-core on the GPUs (seed 003): the domain's device footprint beyond
   // what they may hold (STARPU_LIMIT_CUDA_MEM honoured). Tiles then stream:
@@ -413,7 +416,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
                                          gpu_decision->choice.predicted_seconds_per_step * static_cast<double>(run_steps))
                 : 1;
         if (bands > 1) {
-          plan.tile = gpu_shape.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, 1, bands);
+          plan.tile = gpu_shape.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, 1, bands, read_only_per_cell);
           gpu_decision->choice = trapeze::choose_gpu_heights(gpu_decision->costs, gpu_shape, auto_height ? 0 : plan.height,
                                                              auto_kernel_height ? 0 : plan.kernel_height);
         }

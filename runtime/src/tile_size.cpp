@@ -1,6 +1,9 @@
 #include "trapeze/tile_size.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace trapeze {
@@ -18,11 +21,23 @@ Extent choose_tile(const Extent& domain, int dims, int workers, int height) {
   return tile;
 }
 
-Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu) {
+Index slabs_within_vector_limit(const Extent& domain, int dims, double read_only_elements_per_cell) {
+  const double most = 0.9 * static_cast<double>(std::numeric_limits<std::uint32_t>::max());
+  double cells = 1;
+  for (int e = 0; e < dims; ++e) cells *= static_cast<double>(domain[e]);
+  const double elements = cells * read_only_elements_per_cell;
+  if (elements <= most) return 1;
+  return std::min<Index>(domain[dims - 1], static_cast<Index>(std::ceil(elements / most)));
+}
+
+Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu, double read_only_elements_per_cell) {
   Extent tile = domain;
   const int d = dims - 1;
   if (per_gpu <= 0) per_gpu = default_tiles_per_gpu(gpus);
-  const Index pieces = std::min<Index>(static_cast<Index>(std::max(1, gpus)) * per_gpu, domain[d]);
+  const Index pieces =
+      std::min<Index>(std::max<Index>(static_cast<Index>(std::max(1, gpus)) * per_gpu,
+                                      slabs_within_vector_limit(domain, dims, read_only_elements_per_cell)),
+                      domain[d]);
   tile[d] = (domain[d] + pieces - 1) / pieces;
   return tile;
 }

@@ -72,8 +72,18 @@ inline constexpr Index thinnest_band = 32;
 // the GPU model's prediction for the whole run on one tile. 1-D domains keep
 // one tile (pathfinder's two tiles stepped 2.02x slower at h = 1).
 int one_gpu_bands(const Extent& domain, int dims, double host_bytes, double one_tile_stepping_seconds);
-// Slabs along the slowest dimension, `per_gpu` a GPU (0: default_tiles_per_gpu).
-Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu = 0);
+// Slabs along the slowest dimension, `per_gpu` a GPU (0: default_tiles_per_gpu),
+// and more where a tile's read-only fields would not fit one StarPU vector
+// handle: `read_only_elements_per_cell` is their count a cell (fields times
+// planes; pathfinder's wall has a plane a step), see slabs_within_vector_limit.
+Extent choose_gpu_tile(const Extent& domain, int dims, int gpus, int per_gpu = 0,
+                       double read_only_elements_per_cell = 0);
+// StarPU 1.4's vector handles count their elements in 32 bits, and a tile's
+// read-only fields, every plane of them, are one vector handle: the fewest
+// slabs along the slowest dimension that keep a slab's handle within that,
+// with a tenth spare for the ghost zone (1: the domain fits whole). Pathfinder
+// on 2^25 columns with 128 wall rows needs 2.
+Index slabs_within_vector_limit(const Extent& domain, int dims, double read_only_elements_per_cell);
 
 // Under MPI a rank's strips to and from its neighbours travel through host
 // memory (GPU to host, MPI, host to GPU: about 4 GB/s between two ranks of
