@@ -119,8 +119,7 @@ Row measure(trapeze::Runtime& runtime, const char* name, const S& stencil, const
   row.target_bytes_per_cell = bytes_per_cell;
   const int gpus = runtime.cuda_worker_count();
   Plan plan;
-  const double read_only_per_cell =
-      static_cast<double>(trapeze::constant_fields_of<S>) * static_cast<double>(grid.constant_planes());
+  const double read_only_per_cell = grid.read_only_elements_per_cell();
   plan.tile = trapeze::choose_gpu_tile(grid.extent(), S::dims, gpus, 0, read_only_per_cell);
   plan.devices = trapeze::StageDevices::gpu;
   row.tile = trapeze::to_string(plan.tile, S::dims);

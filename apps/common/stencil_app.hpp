@@ -330,8 +330,7 @@ int run_stencil_app(const char* name, const CommonOptions& options, const S& ste
   // The automatic CPU tile likewise counts every rank's workers: the ranks
   // then share tiles cut for all of them (each rank's workers get their two
   // bands), where one rank's count left too few tiles to go round.
-  const double read_only_per_cell =
-      static_cast<double>(trapeze::constant_fields_of<S>) * static_cast<double>(grid.constant_planes());
+  const double read_only_per_cell = grid.read_only_elements_per_cell();
   trapeze::Plan plan =
       make_plan(options, S::dims, grid.extent(), runtime.cpu_workers_of_all_ranks(), gpus, read_only_per_cell);
   // Ranks on GPUs: thinner tiles where the strips' trip between ranks must

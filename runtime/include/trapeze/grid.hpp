@@ -93,6 +93,11 @@ class Grid {
   int updated_count() const { return updated_count_; }
   int constant_count() const { return constant_count_; }
   Index constant_planes() const { return constant_planes_; }
+  // Read-only values a cell, every plane of every read-only field (what a
+  // tile's read-only handle holds a cell: trapeze::choose_gpu_tile).
+  double read_only_elements_per_cell() const {
+    return static_cast<double>(constant_count_) * static_cast<double>(constant_planes_);
+  }
 
   FieldBuffer<T>& updated(int f = 0) { return stored(updated_, f); }
   const FieldBuffer<T>& updated(int f = 0) const { return stored(updated_, f); }
