@@ -239,12 +239,12 @@ TEST(GpuWavefront, AutoWidthTrainsOnceAndRunsExactly) {
   const auto t = apps::encode(apps::random_residues(static_cast<std::size_t>(space.columns), apps::Alphabet::protein, 42), apps::Alphabet::protein);
   const trapeze::WavefrontData<apps::SmithWaterman> data{space.rows, space.columns, q, t, {}, {}};
   const trapeze::WavefrontPlan plan = plan_of(space, 32, StageDevices::gpu);
-  const trapeze::WidthDecision first = trapeze::decide_hyper_tile_width(runtime, w, data, plan, "sw-test", cache);
+  const trapeze::HyperTileWidthDecision first = trapeze::decide_hyper_tile_width(runtime, w, data, plan, "sw-test", cache);
   EXPECT_TRUE(first.trained);
   EXPECT_GE(first.width, trapeze::narrowest_width);
   EXPECT_LE(first.width, trapeze::widest_width);
   EXPECT_GT(first.costs.column_seconds + first.costs.sync_seconds, 0);
-  const trapeze::WidthDecision second = trapeze::decide_hyper_tile_width(runtime, w, data, plan, "sw-test", cache);
+  const trapeze::HyperTileWidthDecision second = trapeze::decide_hyper_tile_width(runtime, w, data, plan, "sw-test", cache);
   EXPECT_FALSE(second.trained) << "a cached shape must not train again";
   EXPECT_EQ(second.width, first.width);
   expect_smith_waterman(runtime, apps::Alphabet::protein, space, space, first.width, StageDevices::gpu, 41);
@@ -255,7 +255,7 @@ TEST(GpuWavefront, AutoWidthTrainsOnceAndRunsExactly) {
   for (auto& p : pixels) p = random() % 256;
   std::vector<std::uint64_t> out(pixels.size());
   const trapeze::WavefrontData<apps::SummedAreaTable> sat{image.rows, image.columns, {}, {}, pixels, out};
-  const trapeze::WidthDecision sat_width =
+  const trapeze::HyperTileWidthDecision sat_width =
       trapeze::decide_hyper_tile_width(runtime, apps::SummedAreaTable{}, sat, plan_of(image, 32, StageDevices::gpu), "sat-test", cache);
   EXPECT_TRUE(sat_width.trained);
   EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](std::uint64_t v) { return v == 0; })) << "training wrote the run's output";

@@ -83,7 +83,7 @@ int run_sweep_app(const char* name, const SweepOptions& options, const S& sweep,
   // --width auto on a grid in one GPU tile: seed 004's model, trained once
   // per GPU, sweep, grid shape and sweeps per task (on CPU workers, or with
   // the grid cut into tiles of one sweep a task, the width stays 32).
-  std::optional<trapeze::SweepWidthDecision> width_decision;
+  std::optional<trapeze::HyperTileWidthDecision> width_decision;
   if (width_auto && gpus_alone && plan.tile_rows >= extent.rows && plan.tile_columns >= extent.columns &&
       options.sweeps > 0) {
     const trapeze::Index per_task =

@@ -138,7 +138,7 @@ int run_wavefront_app(const char* name, const WavefrontOptions& options, const W
   // --width auto on GPU tiles: seed 004's model, trained once per GPU, app
   // and tile shape (on CPU workers the width means nothing).
   const bool width_auto = options.width == "auto";
-  std::optional<trapeze::WidthDecision> width_decision;
+  std::optional<trapeze::HyperTileWidthDecision> width_decision;
   if (width_auto && gpus_alone) {
     width_decision = trapeze::decide_hyper_tile_width(runtime, wavefront, data, plan, name);
     plan.hyper_tile_width = width_decision->width;

@@ -36,13 +36,8 @@ double predicted_sweep_seconds(const HyperTileCosts& costs, const SweepGeometry&
 
 int optimal_sweep_width(const HyperTileCosts& costs, const std::function<SweepGeometry(int)>& geometry, int smallest,
                         int largest, int step) {
-  int best = smallest;
-  double best_seconds = 0;
-  for (int w = smallest; w <= largest; w += std::max(1, step)) {
-    const double seconds = predicted_sweep_seconds(costs, geometry(w), w);
-    if (w == smallest || seconds < best_seconds) best = w, best_seconds = seconds;
-  }
-  return best;
+  return width_with_least_seconds(smallest, largest, step,
+                                  [&](int w) { return predicted_sweep_seconds(costs, geometry(w), w); });
 }
 
 }  // namespace trapeze

@@ -13,6 +13,13 @@
 
 namespace trapeze {
 
+// What a --width auto choice decided, for the wavefront and the sweep alike.
+struct HyperTileWidthDecision {
+  int width = 32;
+  bool trained = false;  // this call ran the training (no usable cache entry)
+  HyperTileCosts costs;
+};
+
 // `trained` says whether `train` ran (no usable cache entry).
 template <typename Train>
 HyperTileCosts cached_hyper_tile_costs(const std::filesystem::path& cache_file, const std::string& key, Train train,

@@ -22,12 +22,6 @@
 
 namespace trapeze {
 
-struct WidthDecision {
-  int width = 32;
-  bool trained = false;  // this call ran the training (no usable cache entry)
-  HyperTileCosts costs;
-};
-
 // The widths the training times, and the range the model chooses from.
 inline constexpr int trained_widths[] = {16, 32, 64};
 inline constexpr int narrowest_width = 8, widest_width = 256;
@@ -50,7 +44,7 @@ double timed_wavefront_run(Runtime& runtime, const W& wavefront, const Wavefront
 // The width for the GPU tiles of `plan` over `data` (the GPU must run the
 // wavefront's tiles: TRAPEZE_CUDA_WAVEFRONT and a CUDA worker).
 template <Wavefront W>
-WidthDecision decide_hyper_tile_width(Runtime& runtime, const W& wavefront, const WavefrontData<W>& data,
+HyperTileWidthDecision decide_hyper_tile_width(Runtime& runtime, const W& wavefront, const WavefrontData<W>& data,
                                       const WavefrontPlan& plan, const std::string& app,
                                       const std::filesystem::path& cache_file = MeasurementCache::default_path("hyper_tile_widths.json")) {
   const CudaStencilFunctions* cuda = cuda_functions_of<W>();
@@ -60,7 +54,7 @@ WidthDecision decide_hyper_tile_width(Runtime& runtime, const W& wavefront, cons
   const Index rows = std::clamp<Index>(std::min(plan.tile_rows, data.rows), 1, data.rows > 0 ? data.rows : 1);
   const Index columns = std::clamp<Index>(std::min(plan.tile_columns, data.columns), 1, data.columns > 0 ? data.columns : 1);
   auto geometry = [&](Index cols) { return [&, cols](int w) { return cuda->wavefront_geometry(rows, cols, w); }; };
-  WidthDecision decision;
+  HyperTileWidthDecision decision;
   if (data.rows == 0 || data.columns == 0) return decision;
   const std::string key = gpu_device_name() + "/" + app + "/" + std::to_string(rows) + "x" + std::to_string(columns);
   decision.costs = cached_hyper_tile_costs(

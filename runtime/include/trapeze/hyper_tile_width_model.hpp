@@ -25,6 +25,7 @@
 // fit both (least squares), and the width minimising T for the real space is
 // found by evaluating it for every width (the seed's closed form, its
 // equation 4, is the minimum of the same curve where the blocking term holds).
+#include <algorithm>
 #include <vector>
 
 #include "trapeze/wavefront.hpp"  // WavefrontGeometry: what the model needs of the kernel
@@ -62,17 +63,25 @@ struct HyperTileTiming {
 };
 HyperTileCosts fit_hyper_tile_costs(const std::vector<HyperTileTiming>& samples);
 
+// The width of smallest, smallest + step, ... <= largest whose `seconds_at(w)`
+// is least (the first of equals): the choice both width models make.
+template <typename SecondsAt>
+int width_with_least_seconds(int smallest, int largest, int step, SecondsAt seconds_at) {
+  int best = smallest;
+  double best_seconds = 0;
+  for (int w = smallest; w <= largest; w += std::max(1, step)) {
+    const double seconds = seconds_at(w);
+    if (w == smallest || seconds < best_seconds) best = w, best_seconds = seconds;
+  }
+  return best;
+}
+
 // The width in [smallest, largest] with the least predicted time, `geometry`
 // giving the kernel's geometry at each width (its resident warps can depend on it).
 template <typename GeometryAt>
 int optimal_hyper_tile_width(const HyperTileCosts& costs, GeometryAt geometry, int smallest = 8, int largest = 512) {
-  int best = smallest;
-  double best_seconds = 0;
-  for (int w = smallest; w <= largest; ++w) {
-    const double seconds = predicted_wavefront_seconds(costs, geometry(w), w);
-    if (w == smallest || seconds < best_seconds) best = w, best_seconds = seconds;
-  }
-  return best;
+  return width_with_least_seconds(smallest, largest, 1,
+                                  [&](int w) { return predicted_wavefront_seconds(costs, geometry(w), w); });
 }
 
 }  // namespace trapeze

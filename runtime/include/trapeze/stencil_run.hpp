@@ -637,10 +637,10 @@ class StencilRun {
   void submit_stage(int steps, bool publish) {
     if (ghost_from_host_) submit_ghost_fills();
     publish = publish && !ghost_from_host_;
+    const bool chunk_scratch = uses_cpus();  // only a CPU stage uses it
     for (int t = 0; t < tiling_.count(); ++t) {
       std::vector<starpu_data_descr> data{{tiles_.tile_handle(t), STARPU_RW}};
       if (constant_fields_of<S> > 0) data.push_back({tiles_.constant_handle(t), STARPU_R});
-      const bool chunk_scratch = uses_cpus();
       if (chunk_scratch) data.push_back({tiles_.scratch_handle(), STARPU_SCRATCH});
       if (!ghost_from_host_) tiles_.append_inputs(t, read_version_, data);
       if (publish) tiles_.append_outputs(t, 1 - read_version_, data);

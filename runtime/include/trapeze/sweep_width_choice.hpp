@@ -32,12 +32,6 @@
 
 namespace trapeze {
 
-struct SweepWidthDecision {
-  int width = 32;
-  bool trained = false;  // this call ran the training (no usable cache entry)
-  HyperTileCosts costs;
-};
-
 // The widths the training times, and the range the model chooses from (in
 // steps of 8 columns: a lane's row segment then stays 8-byte aligned in pairs).
 inline constexpr int trained_sweep_widths[] = {32, 64, 128};
@@ -62,7 +56,7 @@ double timed_sweep_run(Runtime& runtime, const S& sweep, const std::vector<typen
 // The width for a grid swept as one tile on a GPU, `sweeps_per_task` sweeps a
 // launch (the sweep must run there: TRAPEZE_CUDA_SWEEP and a CUDA worker).
 template <InPlaceSweep S>
-SweepWidthDecision decide_sweep_width(Runtime& runtime, const S& sweep, std::span<const typename S::value_type> grid,
+HyperTileWidthDecision decide_sweep_width(Runtime& runtime, const S& sweep, std::span<const typename S::value_type> grid,
                                       Index rows, Index columns, const SweepPlan& plan, Index sweeps_per_task,
                                       const std::string& app,
                                       const std::filesystem::path& cache_file = MeasurementCache::default_path("sweep_widths.json")) {
@@ -71,7 +65,7 @@ SweepWidthDecision decide_sweep_width(Runtime& runtime, const S& sweep, std::spa
       runtime.cuda_worker_count() == 0) {
     throw Error("--width auto needs the sweep on a GPU (TRAPEZE_CUDA_SWEEP and a CUDA worker)");
   }
-  SweepWidthDecision decision;
+  HyperTileWidthDecision decision;
   if (rows == 0 || columns == 0) return decision;
   const Index per_task = std::max<Index>(1, sweeps_per_task);
   const auto geometry = [&](Index cols) {
