@@ -2,9 +2,11 @@
 // clean-buffer rule is off unless the user sets it (runtime.cpp), the
 // default lives only inside starpu_init (the process's environment is as
 // it was), and a user's value is left alone. TRAPEZE_NODE_EXCHANGE names how
-// halo pieces cross ranks of one node (trapeze/node_exchange.hpp).
+// halo pieces cross ranks of one node (trapeze/node_exchange.hpp). Worker
+// counts that leave a task nowhere to run are named in the error line.
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <string>
 #include <utility>
@@ -12,6 +14,9 @@
 #include "trapeze/error.hpp"
 #include "trapeze/node_exchange.hpp"
 #include "trapeze/runtime.hpp"
+#include "trapeze/task_refused.hpp"
+#include "trapeze/task_window.hpp"
+#include "trapeze/windowed_task.hpp"
 
 namespace {
 
@@ -79,3 +84,44 @@ TEST(RuntimeEnvironment, CudaPoolVariableTakesZeroOrOne) {
 }
 
 }  // namespace
+
+// A task whose codelet runs only where no worker was started (here: CUDA
+// with STARPU_NCUDA=0, as a GPU run's host-side tasks with STARPU_NCPU=0) is
+// refused in one line naming the task, the workers it needs and those there
+// are; other refusals stay StarPU errors with their code.
+void never_runs(void*[], void*) {}
+
+TEST(RuntimeEnvironment, ATaskNoWorkerCanRunIsNamed) {
+  trapeze::Runtime runtime({"eager", 1, 0});  // one CPU worker, no CUDA worker
+  starpu_codelet gpu_only;
+  starpu_codelet_init(&gpu_only);
+  gpu_only.cuda_funcs[0] = never_runs;
+  gpu_only.nbuffers = 0;
+  gpu_only.name = "gpu_only_probe";
+  trapeze::TaskWindow window(4, [] { return false; }, [] { return false; });
+  const trapeze::DistributedTask task{&gpu_only, nullptr, 0, nullptr, 0, nullptr, nullptr, "gpu_only_probe", nullptr};
+  try {
+    trapeze::insert_windowed(window, task, -1);
+    ADD_FAILURE() << "a CUDA-only task was accepted with no CUDA worker";
+  } catch (const trapeze::InvalidArgument& e) {
+    const std::string line = e.what();
+    EXPECT_NE(line.find("'gpu_only_probe'"), std::string::npos) << line;
+    EXPECT_NE(line.find("run on CUDA workers (started: 1 CPU, 0 CUDA)"), std::string::npos) << line;
+    EXPECT_NE(line.find("needs a GPU"), std::string::npos) << line;
+  }
+  window.wait_until_done();
+
+  starpu_codelet cpu_only;
+  starpu_codelet_init(&cpu_only);
+  cpu_only.cpu_funcs[0] = never_runs;
+  cpu_only.name = "scatter";
+  try {
+    trapeze::throw_task_refused("starpu_task_insert", -EINVAL, cpu_only);
+  } catch (const trapeze::InvalidArgument& e) {
+    ADD_FAILURE() << "only -ENODEV is the user's worker counts: " << e.what();
+  } catch (const trapeze::RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("starpu_task_insert failed with code " + std::to_string(-EINVAL)),
+              std::string::npos)
+        << e.what();
+  }
+}

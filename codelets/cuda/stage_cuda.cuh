@@ -146,17 +146,17 @@ void launch_plane_register(const S& stencil, const typename S::value_type* in, t
 }
 
 // One launch of the 16-byte single step (2-D, 4-byte cells) over g's region.
-template <Stencil S>
+template <Stencil S, int Rows = 2>
 void launch_vector_step(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
                         const typename S::value_type* constants, const LaunchGeometry& g,
                         typename S::value_type outside, cudaStream_t stream) {
-  using Shape = VectorStepShape<S>;
+  using Shape = VectorStepShape<S, Rows>;
   const int groups = (g.region_hi[0] + 3) / 4 - g.region_lo[0] / 4;
   const int rows = g.region_hi[1] - g.region_lo[1];
   if (groups <= 0 || rows <= 0) return;
   const dim3 blocks(static_cast<unsigned>((groups + Shape::threads - 1) / Shape::threads),
                     static_cast<unsigned>((rows + Shape::rows - 1) / Shape::rows));
-  vector_step_kernel<S><<<blocks, Shape::threads, 0, stream>>>(stencil, in, out, constants, g, outside);
+  vector_step_kernel<S, Rows><<<blocks, Shape::threads, 0, stream>>>(stencil, in, out, constants, g, outside);
   TRAPEZE_CUDA_CHECK_LAUNCH("vector_step_kernel");
 }
 

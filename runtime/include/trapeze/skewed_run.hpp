@@ -35,6 +35,7 @@
 #include "trapeze/skewed_slabs.hpp"
 #include "trapeze/out_of_core.hpp"
 #include "trapeze/stencil.hpp"
+#include "trapeze/task_refused.hpp"
 #include "trapeze/task_window.hpp"
 
 namespace trapeze {
@@ -253,7 +254,7 @@ class SkewedRun {
                                                 data.data(), static_cast<int>(data.size()), STARPU_NAME, codelet.name, 0);
     if (rc != 0) {
       if (counted) counted->task_not_submitted();
-      throw RuntimeError("starpu_task_insert", rc);
+      throw_task_refused("starpu_task_insert", rc, codelet);
     }
   }
 
@@ -333,7 +334,7 @@ class SkewedRun {
     if (rc != 0) {
       if (ring) runtime_.give_back_worker_order(gpu_worker_);
       tasks.task_not_submitted();
-      throw RuntimeError("starpu_task_insert", rc);
+      throw_task_refused("starpu_task_insert", rc, codelet_);
     }
     // Slabs copied out go home now, while the bus is free, and leave first
     // when StarPU needs room (ordered after the task); so do read-only

@@ -45,6 +45,7 @@
 #include "trapeze/runtime.hpp"
 #include "trapeze/stencil.hpp"
 #include "trapeze/task_placement.hpp"
+#include "trapeze/task_refused.hpp"
 #include "trapeze/task_window.hpp"
 #include "trapeze/tile_placement.hpp"
 #include "trapeze/tile_store.hpp"
@@ -444,7 +445,7 @@ class StencilRun {
                                             const_cast<TaskPlacement*>(placement), STARPU_PRIORITY, priority, 0);
     if (rc != 0) {
       if (runs_here) window_.task_not_submitted();
-      throw RuntimeError(distributed() ? "starpu_mpi_task_insert" : "starpu_task_insert", rc);
+      throw_task_refused(distributed() ? "starpu_mpi_task_insert" : "starpu_task_insert", rc, *codelet);
     }
   }
 

@@ -8,6 +8,7 @@
 
 #include "trapeze/distributed_data.hpp"
 #include "trapeze/error.hpp"
+#include "trapeze/task_refused.hpp"
 #include "trapeze/task_window.hpp"
 
 namespace trapeze {
@@ -25,7 +26,7 @@ inline void insert_windowed(TaskWindow& window, const DistributedTask& task, int
                                        task.name, STARPU_TASK_SCHED_DATA, task.sched_data, 0);
   if (rc != 0) {
     if (counted) window.task_not_submitted();
-    throw RuntimeError(distributed ? "starpu_mpi_task_insert" : "starpu_task_insert", rc);
+    throw_task_refused(distributed ? "starpu_mpi_task_insert" : "starpu_task_insert", rc, *task.codelet);
   }
 }
 
