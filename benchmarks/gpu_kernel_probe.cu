@@ -192,7 +192,7 @@ Variant float4_step_variant(const char* policy, const Domain& aligned) {
 // The runtime's 16-byte single step (vector_step_kernel.cuh) through its
 // launcher, on rows whose pitch is a multiple of 4 cells (the buffers' start
 // aligned; the interior need not be).
-template <typename S, int Rows = 2>
+template <typename S, int Rows = trapeze::cuda::default_vector_step_rows<S>>
 Variant vector_step(const char* stencil, const Domain& domain, const char* policy = "rows a multiple of 4 apart") {
   using T = typename S::value_type;
   Domain pitched = domain.aligned(sizeof(T));
@@ -394,6 +394,25 @@ Variant hotspot_variant(const char* kernel, const char* policy, const Domain& do
   return v;
 }
 
+// HotSpot through the runtime's 16-byte 2-D single step (the power map its
+// constant field), `Rows` rows a thread, on rows a multiple of 4 apart.
+// Throughput only; `power` holds the pitched domain's cells.
+template <int Rows>
+Variant hotspot_vector_step(const char* policy, const Domain& domain, const float* power) {
+  Domain pitched = domain.aligned(sizeof(float));
+  pitched.lead = 0;
+  const LaunchGeometry g = pitched.geometry(1);
+  const apps::Hotspot stencil{apps::Hotspot::for_grid(domain.n[1], domain.n[0])};
+  Variant v{"hotspot", "vector-step", policy, 1, pitched.cells(), [g, stencil, power](const void* in, void* out) {
+              trapeze::cuda::launch_vector_step<apps::Hotspot, Rows>(stencil, static_cast<const float*>(in),
+                                                                     static_cast<float*>(out), power, g, 0.0f, nullptr);
+            }};
+  v.elements = pitched.elements();
+  v.check_against_default = false;
+  v.cell_bytes = 12;
+  return v;
+}
+
 template <typename S, typename Policy>
 Variant trapezoid(const char* stencil, const char* policy, const Domain& domain, int k) {
   const LaunchGeometry g = domain.geometry(k);
@@ -439,11 +458,11 @@ int main(int argc, char** argv) {
   // step the runtime takes where rows are a multiple of 4 cells apart.
   variants2.push_back(copy_variant<false>("1 float a thread", square));
   variants2.push_back(copy_variant<true>("float4 a thread", square));
-  variants2.push_back(vector_step<J2>("jacobi2d", square));
+  variants2.push_back(vector_step<J2>("jacobi2d", square, "default (rows 4)"));
   // Rows a thread: each loads its rows and the two beside them, so more rows
   // read less through L2 (the H200's L2 is the H100's, its DRAM 1.4x faster).
   variants2.push_back(vector_step<J2, 1>("jacobi2d", square, "rows 1"));
-  variants2.push_back(vector_step<J2, 4>("jacobi2d", square, "rows 4"));
+  variants2.push_back(vector_step<J2, 2>("jacobi2d", square, "rows 2"));
   variants2.push_back(vector_step<J2, 8>("jacobi2d", square, "rows 8"));
   variants2.push_back(float4_step_variant<1>("by hand, 1 row a thread", square.aligned(sizeof(float))));
   variants2.push_back(float4_step_variant<2>("by hand, 2 rows a thread", square.aligned(sizeof(float))));
@@ -466,7 +485,8 @@ int main(int argc, char** argv) {
   variants_life.push_back(trapezoid<L, trapeze::cuda::PolicyOf<L>>("life", "default", square, 6));
   variants_life.push_back(trapezoid<L, trapeze::cuda::PolicyOf<L>>("life", "default", square, 8));
   // HotSpot: its power map in registers (constants_at_cell_only) or read from memory each step.
-  const auto power_cells = static_cast<std::size_t>(square.padded_cells());
+  const auto power_cells =
+      static_cast<std::size_t>(std::max(square.padded_cells(), square.aligned(sizeof(float)).padded_cells()));
   bench::DeviceBuffer<float> power(power_cells);
   {
     std::vector<float> host(power_cells);
@@ -477,6 +497,8 @@ int main(int argc, char** argv) {
   }
   std::vector<Variant> variants_hotspot;
   variants_hotspot.push_back(hotspot_variant<apps::Hotspot>("single-step", "default", square, 1, power.data));
+  variants_hotspot.push_back(hotspot_vector_step<2>("rows 2", square, power.data));
+  variants_hotspot.push_back(hotspot_vector_step<4>("rows 4", square, power.data));
   for (int k : {8, 12, 16}) {
     variants_hotspot.push_back(hotspot_variant<apps::Hotspot>("reg-trapezoid", "power in registers", square, k, power.data));
     variants_hotspot.push_back(hotspot_variant<HotspotPowerFromMemory>("reg-trapezoid", "power from memory", square, k, power.data));

@@ -146,7 +146,7 @@ void launch_plane_register(const S& stencil, const typename S::value_type* in, t
 }
 
 // One launch of the 16-byte single step (2-D, 4-byte cells) over g's region.
-template <Stencil S, int Rows = 2>
+template <Stencil S, int Rows = default_vector_step_rows<S>>
 void launch_vector_step(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
                         const typename S::value_type* constants, const LaunchGeometry& g,
                         typename S::value_type outside, cudaStream_t stream) {

@@ -28,9 +28,21 @@
 
 namespace trapeze::cuda {
 
-// Rows: rows of groups a thread updates (the H100 probe's best: 2, 0.99
-// against 0.94 for one; gpu_kernel_probe instantiates others).
-template <Stencil S, int Rows = 2>
+// Rows: rows of groups a thread updates. A thread loads its rows and the
+// rows beside them, so more rows read less through L2, but hold more
+// registers. gpu_kernel_probe, 16384^2 floats, fractions of the copy
+// bandwidth: on the H100 (2026-11-27) jacobi2d with 2 rows 0.99, with 1 row
+// 0.94. On the H200, whose L2 is the H100's and whose DRAM is 1.4x faster
+// (docs/PERF.md, 2026-11-29): jacobi2d with 4 rows 0.924, 2 rows 0.878, 1 row
+// 0.793, 8 rows 0.660; HotSpot, whose power map is one more row a row read,
+// with 2 rows 0.936 and 4 rows 0.876. So 4 for a radius-1 stencil of one field
+// and no constant fields, 2 for the rest (wider or multi-field stencils hold
+// still more a row; not measured). The probe instantiates others.
+template <Stencil S>
+inline constexpr int default_vector_step_rows =
+    S::shape.radius[1] <= 1 && updated_fields_of<S> == 1 && constant_fields_of<S> == 0 ? 4 : 2;
+
+template <Stencil S, int Rows = default_vector_step_rows<S>>
 struct VectorStepShape {
   using T = typename S::value_type;
   static constexpr int rx = static_cast<int>(S::shape.radius[0]), ry = static_cast<int>(S::shape.radius[1]);
@@ -80,7 +92,7 @@ bool vector_step_fits(const LaunchGeometry& g, const T* in, const T* out) {
   return g.padded[0] % 4 == 0 && aligned(in) && aligned(out);
 }
 
-template <Stencil S, int Rows = 2>
+template <Stencil S, int Rows = default_vector_step_rows<S>>
 __global__ void __launch_bounds__(VectorStepShape<S, Rows>::threads)
     vector_step_kernel(S stencil, const typename S::value_type* __restrict__ in, typename S::value_type* __restrict__ out,
                        const typename S::value_type* __restrict__ constants, LaunchGeometry g,
