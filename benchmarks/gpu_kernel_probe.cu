@@ -189,6 +189,67 @@ Variant float4_step_variant(const char* policy, const Domain& aligned) {
   return on_aligned_rows<float>(v, aligned);
 }
 
+// jacobi3d by hand in float4s, a thread's `Rows` rows over `Planes` planes
+// at once: every load of its window (planes z0 - 1 .. z0 + Planes of its
+// rows, and the rows above and below in its planes) issued before any
+// arithmetic, so a thread reads (Planes + 2) * Rows + 2 * Planes groups for
+// Rows * Planes, where walking one plane reads 3 * Rows + 2 for Rows. Does
+// reading less through L2 without walking lift the H200's 3-D step (0.79)
+// toward its walking copy (0.94 over 4 planes)? Throughput only, as
+// jacobi2d_float4_step: no boundary rule, the domain 512 cells across.
+template <int Rows, int Planes>
+__global__ void __launch_bounds__(128) jacobi3d_float4_planes(const float* __restrict__ in, float* __restrict__ out,
+                                                              LaunchGeometry g) {
+  const unsigned lane = threadIdx.x & 31u;
+  const int x = g.region_lo[0] + 4 * static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y0 = g.region_lo[1] + static_cast<int>(blockIdx.y) * Rows;
+  const int z0 = g.region_lo[2] + static_cast<int>(blockIdx.z) * Planes;
+  const long long pitch = g.padded[0], plane = pitch * g.padded[1];
+  const auto at = [&](int y, int z) { return static_cast<long long>(z) * plane + y * pitch + x; };
+  float4 c[Planes + 2][Rows], up[Planes], down[Planes];
+#pragma unroll
+  for (int p = 0; p < Planes + 2; ++p) {
+#pragma unroll
+    for (int j = 0; j < Rows; ++j) c[p][j] = *reinterpret_cast<const float4*>(in + at(y0 + j, z0 - 1 + p));
+  }
+#pragma unroll
+  for (int p = 0; p < Planes; ++p) {
+    up[p] = *reinterpret_cast<const float4*>(in + at(y0 - 1, z0 + p));
+    down[p] = *reinterpret_cast<const float4*>(in + at(y0 + Rows, z0 + p));
+  }
+  constexpr float w = 1.0f / 7.0f;
+#pragma unroll
+  for (int p = 0; p < Planes; ++p) {
+#pragma unroll
+    for (int j = 0; j < Rows; ++j) {
+      const long long here = at(y0 + j, z0 + p);
+      const float4 m = c[p + 1][j], n = j == 0 ? up[p] : c[p + 1][j - 1], s = j == Rows - 1 ? down[p] : c[p + 1][j + 1];
+      const float4 b = c[p][j], f = c[p + 2][j];
+      float left = __shfl_up_sync(0xffffffffu, m.w, 1), right = __shfl_down_sync(0xffffffffu, m.x, 1);
+      if (lane == 0) left = in[here - 1];
+      if (lane == 31) right = in[here + 4];
+      float4 o;
+      o.x = w * (m.x + left + m.y + n.x + s.x + b.x + f.x);
+      o.y = w * (m.y + m.x + m.z + n.y + s.y + b.y + f.y);
+      o.z = w * (m.z + m.y + m.w + n.z + s.z + b.z + f.z);
+      o.w = w * (m.w + m.z + right + n.w + s.w + b.w + f.w);
+      *reinterpret_cast<float4*>(out + here) = o;
+    }
+  }
+}
+
+template <int Rows, int Planes>
+Variant float4_planes_variant(const char* policy, const Domain& aligned) {
+  const LaunchGeometry g = aligned.geometry(1);
+  Variant v{"jacobi3d", "float4-planes", policy, 1, aligned.cells(), [g, aligned](const void* in, void* out) {
+              const dim3 grid(static_cast<unsigned>(aligned.n[0] / 4 / 128), static_cast<unsigned>(aligned.n[1] / Rows),
+                              static_cast<unsigned>(aligned.n[2] / Planes));
+              jacobi3d_float4_planes<Rows, Planes><<<grid, 128>>>(static_cast<const float*>(in), static_cast<float*>(out), g);
+              TRAPEZE_CUDA_CHECK(cudaGetLastError());
+            }};
+  return on_aligned_rows<float>(v, aligned);
+}
+
 // The runtime's 16-byte single step (vector_step_kernel.cuh) through its
 // launcher, on rows whose pitch is a multiple of 4 cells (the buffers' start
 // aligned; the interior need not be).
@@ -552,6 +613,14 @@ int main(int argc, char** argv) {
   vp(VectorPlanePolicy<1, 4, 1, 1, 16>{}, "w1x4 r1 p1 b16");
   vp(VectorPlanePolicy<1, 4, 3, 1, 12>{}, "w1x4 r3 p1 b12");
   vp(VectorPlanePolicy<1, 2, 2, 1, 20>{}, "w1x2 r2 p1 b20");
+  // A thread's whole window loaded at once (rows x planes, no walk).
+  vp(VectorPlanePolicy<1, 4, 4, 4, 1, true>{}, "w1x4 r4 p4 window");
+  vp(VectorPlanePolicy<1, 2, 4, 4, 1, true>{}, "w1x2 r4 p4 window");
+  vp(VectorPlanePolicy<1, 4, 2, 4, 1, true>{}, "w1x4 r2 p4 window");
+  vp(VectorPlanePolicy<1, 4, 4, 2, 1, true>{}, "w1x4 r4 p2 window");
+  vp(VectorPlanePolicy<1, 4, 3, 4, 1, true>{}, "w1x4 r3 p4 window");
+  vp(VectorPlanePolicy<1, 4, 2, 8, 1, true>{}, "w1x4 r2 p8 window");
+  vp(VectorPlanePolicy<1, 4, 4, 3, 1, true>{}, "w1x4 r4 p3 window");
   // Ceilings: a float4 copy walking z as the 16-byte step does, and one plane a thread.
   variants3.push_back(copy_planes_variant<8, 32>("float4, 32 planes a thread", cube_pitched));
   variants3.push_back(copy_planes_variant<8, 1>("float4, 1 plane a thread", cube_pitched));
@@ -563,6 +632,15 @@ int main(int argc, char** argv) {
   variants3.back().check_against_default = false;
   variants3.back().elements = cube_pitched.elements();
   const Domain cube_aligned = cube.aligned(sizeof(float));
+  // By hand, a thread's rows over several planes at once (rows x planes).
+  variants3.push_back(float4_planes_variant<2, 1>("by hand, 2 rows x 1 plane", cube_aligned));
+  variants3.push_back(float4_planes_variant<4, 1>("by hand, 4 rows x 1 plane", cube_aligned));
+  variants3.push_back(float4_planes_variant<1, 4>("by hand, 1 row x 4 planes", cube_aligned));
+  variants3.push_back(float4_planes_variant<2, 2>("by hand, 2 rows x 2 planes", cube_aligned));
+  variants3.push_back(float4_planes_variant<2, 4>("by hand, 2 rows x 4 planes", cube_aligned));
+  variants3.push_back(float4_planes_variant<4, 2>("by hand, 4 rows x 2 planes", cube_aligned));
+  variants3.push_back(float4_planes_variant<4, 4>("by hand, 4 rows x 4 planes", cube_aligned));
+  variants3.push_back(float4_planes_variant<2, 8>("by hand, 2 rows x 8 planes", cube_aligned));
   variants3.push_back(on_aligned_rows<float>(plane_register<J3, trapeze::cuda::PlaneRegisterPolicyOf<J3>>("jacobi3d", "default", cube_aligned), cube_aligned));
   variants3.push_back(on_aligned_rows<float>(plane_stream<J3, trapeze::cuda::PlaneStreamPolicyOf<J3>>("jacobi3d", "default", cube_aligned), cube_aligned));
   // The 3-D register trapezoid (plane_register_trapezoid_kernel.cuh): threads
@@ -715,6 +793,18 @@ int main(int argc, char** argv) {
     using Default = trapeze::cuda::VectorPlaneDefaultPolicy::type;
     using Wide = trapeze::cuda::VectorPlanePolicy<2, 4, 4, 16>;
     using Small = trapeze::cuda::VectorPlanePolicy<1, 4, 1, 4, 4>;
+    using Window = trapeze::cuda::VectorPlanePolicy<1, 4, 4, 4, 1, true>;
+    using WindowOdd = trapeze::cuda::VectorPlanePolicy<1, 2, 3, 3, 1, true>;
+    std::printf("vector-plane windows against plane-register, cells that differ: r4 p4 512^3 clamp %lld, constant %lld, "
+                "periodic %lld; 257x131x67 clamp %lld, constant %lld, periodic %lld; r3 p3 257x131x67 clamp %lld, constant %lld\n",
+                vector_plane_differences<J3, Window>(cube_pitched, BoundaryKind::clamp),
+                vector_plane_differences<J3, Window>(cube_pitched, BoundaryKind::constant),
+                vector_plane_differences<J3, Window>(cube_pitched, BoundaryKind::periodic),
+                vector_plane_differences<J3, Window>(odd, BoundaryKind::clamp),
+                vector_plane_differences<J3, Window>(odd, BoundaryKind::constant),
+                vector_plane_differences<J3, Window>(odd, BoundaryKind::periodic),
+                vector_plane_differences<J3, WindowOdd>(odd, BoundaryKind::clamp),
+                vector_plane_differences<J3, WindowOdd>(odd, BoundaryKind::constant));
     std::printf("vector-plane against plane-register, cells that differ: 512^3 clamp %lld, constant %lld, periodic %lld; "
                 "257x131x67 clamp %lld, constant %lld; wide policy clamp %lld; 1 row 4 planes: clamp %lld, constant %lld, 512^3 %lld\n",
                 vector_plane_differences<J3, Default>(cube_pitched, BoundaryKind::clamp),

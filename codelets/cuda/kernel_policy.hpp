@@ -126,19 +126,26 @@ struct PlaneRegisterPolicyFor {
 
 // The 16-byte 3-D single step's policy (vector_plane_kernel.cuh): warps
 // across x (30 groups of 4 cells each), threads across y, rows of y a thread,
-// planes of z a block walks, blocks per multiprocessor.
-template <int WarpsX, int ThreadsY, int Rows, int Planes, int MinBlocks = 1>
+// planes of z a thread updates, blocks per multiprocessor, and whether a
+// thread loads its whole window at once (all its planes and the planes and
+// rows around them) or walks its planes with one plane in flight.
+template <int WarpsX, int ThreadsY, int Rows, int Planes, int MinBlocks = 1, bool Window = false>
 struct VectorPlanePolicy {
   static constexpr int warps_x = WarpsX, threads_x = 32 * WarpsX, threads_y = ThreadsY;
   static constexpr int threads = threads_x * ThreadsY;
   static constexpr int rows = Rows, planes = Planes, min_blocks = MinBlocks;
+  static constexpr bool window = Window;
 };
 
-// 4 rows of 2 a block, one plane: 0.875 of the copy roofline on the H100
-// (jacobi3d 512^3), 0.867-0.875 for 1-8 rows of 2-4 a block, 0.57-0.82 for
-// blocks walking 4-16 planes (vector_plane_kernel.cuh says why).
+// 4 rows of threads a block, each thread 3 rows of 4 planes loaded at once.
+// On the H200 (jacobi3d 512^3, docs/PERF.md, 2026-11-29): 0.844 of the copy
+// roofline, 0.815-0.829 for windows of 4x2, 4x3, 4x4 and 2x4 rows x planes,
+// 0.678 for 2x8, and 0.787 for the walk of one plane with 2 rows (the
+// default before, 0.875 on the H100 on 2026-11-27, where windows were not
+// measured); 0.57-0.82 for blocks walking 4-16 planes (vector_plane_kernel.cuh
+// says why).
 struct VectorPlaneDefaultPolicy {
-  using type = VectorPlanePolicy<1, 4, 2, 1>;
+  using type = VectorPlanePolicy<1, 4, 3, 4, 1, true>;
 };
 
 // The 3-D trapezoid kernel's policy (plane_trapezoid_kernel.cuh): a block's

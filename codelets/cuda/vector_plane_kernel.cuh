@@ -11,8 +11,16 @@
 // and last lanes only load, for their neighbours, so a warp commits 30
 // groups.
 //
-// The default walks one plane: every thread loads its 3 planes at once and
-// L2 serves the z-neighbours. Walking z costs device memory its locality: on
+// A window policy (VectorPlanePolicy's Window) walks nothing: a thread loads
+// all its planes and the planes and rows around them before any arithmetic,
+// so it reads (planes + 2) x rows + 2 x planes groups for rows x planes, and
+// all its loads are in flight at once. It is the default: on the H200 3 rows
+// x 4 planes reached 0.844 of the copy roofline against 0.787 for one plane
+// of 2 rows, and a by-hand kernel of 4 x 4 with no boundary rule 0.890
+// (gpu_kernel_probe, docs/PERF.md, 2026-11-29).
+//
+// Walking one plane: every thread loads its 3 planes at once and L2 serves
+// the z-neighbours. Walking z costs device memory its locality: on
 // the H100 (gpu_kernel_probe, 512^3 floats, 2026-11-27) a float4 copy with
 // these threads reached 0.99 of cudaMemcpy's bandwidth over 1 plane a thread,
 // 0.95 over 4, 0.91 over 8, 0.78 over 32 and 0.72 over all 512, and this
@@ -113,13 +121,18 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
     return q;
   };
 
-  // column[f][j][q]: row j's group in plane z - rz + q; around[f][h]: the rows
-  // above (h < ry) and below this plane's own, and around_next the next plane's.
-  Quad<T> column[fields][rows][depth];
-  Quad<T> around[fields][halo > 0 ? halo : 1], around_next[fields][halo > 0 ? halo : 1];
+  // Walking: column[f][j][q] is row j's group in plane z - rz + q (z the
+  // plane being updated), around[f][0][h] the rows above (h < ry) and below
+  // this plane's own, around[f][1] the next plane's. A window: column[f][j][q]
+  // is row j's group in plane z_begin - rz + q, around[f][i] plane
+  // z_begin + i's rows around, all loaded before any arithmetic.
+  constexpr bool at_once = P::window;
+  constexpr int held = at_once ? P::planes + 2 * rz : depth, around_planes = at_once ? P::planes : 2;
+  Quad<T> column[fields][rows][held];
+  Quad<T> around[fields][around_planes][halo > 0 ? halo : 1];
   auto around_row = [](int h) { return h < ry ? h : rows + h; };
 #pragma unroll
-  for (int q = 0; q < depth - 1; ++q) {
+  for (int q = 0; q < (at_once ? held : depth - 1); ++q) {
     const Plane p = plane_at(z_begin - rz + q);
 #pragma unroll
     for (int f = 0; f < fields; ++f) {
@@ -127,12 +140,13 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
       for (int j = 0; j < rows; ++j) column[f][j][q] = load(p, ry + j, f);
     }
   }
-  {
-    const Plane p = plane_at(z_begin);
+#pragma unroll
+  for (int i = 0; i < (at_once ? P::planes : 1); ++i) {
+    const Plane p = plane_at(z_begin + i);
 #pragma unroll
     for (int f = 0; f < fields; ++f) {
 #pragma unroll
-      for (int h = 0; h < halo; ++h) around[f][h] = load(p, around_row(h), f);
+      for (int h = 0; h < halo; ++h) around[f][i][h] = load(p, around_row(h), f);
     }
   }
 
@@ -145,16 +159,18 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
   for (int i = 0; i < P::planes; ++i) {
     const int z = z_begin + i;
     if (z >= z_end) break;
-    if (z + 1 < z_end) {
+    if (!at_once && z + 1 < z_end) {
       const Plane ahead = plane_at(z + rz + 1), next = plane_at(z + 1);
 #pragma unroll
       for (int f = 0; f < fields; ++f) {
 #pragma unroll
         for (int j = 0; j < rows; ++j) column[f][j][depth - 1] = load(ahead, ry + j, f);
 #pragma unroll
-        for (int h = 0; h < halo; ++h) around_next[f][h] = load(next, around_row(h), f);
+        for (int h = 0; h < halo; ++h) around[f][1][h] = load(next, around_row(h), f);
       }
     }
+    // This plane's place in column and around.
+    const int here = at_once ? i : 0, around_here = at_once ? i : 0;
     UpdateValues<S> values[rows][4];
 #pragma unroll
     for (int j = 0; j < rows; ++j) {
@@ -163,8 +179,8 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
       for (int f = 0; f < fields; ++f) {
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
-          before[f].v[c] = __shfl_up_sync(warp, column[f][j][rz].v[c], 1);
-          after[f].v[c] = __shfl_down_sync(warp, column[f][j][rz].v[c], 1);
+          before[f].v[c] = __shfl_up_sync(warp, column[f][j][here + rz].v[c], 1);
+          after[f].v[c] = __shfl_down_sync(warp, column[f][j][here + rz].v[c], 1);
         }
       }
       // The cells at x0 - 4 .. x0 + 7 of this row and plane; past the
@@ -175,7 +191,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
 #pragma unroll
       for (int f = 0; f < fields; ++f) {
 #pragma unroll
-        for (int c = 0; c < 4; ++c) row[f][c] = before[f].v[c], row[f][4 + c] = column[f][j][rz].v[c], row[f][8 + c] = after[f].v[c];
+        for (int c = 0; c < 4; ++c) row[f][c] = before[f].v[c], row[f][4 + c] = column[f][j][here + rz].v[c], row[f][8 + c] = after[f].v[c];
       }
       if (x_edge) {
 #pragma unroll
@@ -199,13 +215,14 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
 #pragma unroll
           for (int i = 0; i < box; ++i) window[f * box + i] = T{};  // a star reads no diagonal neighbour
 #pragma unroll
-          for (int dz = -rz; dz <= rz; ++dz) window[f * box + ((dz + rz) * wy + ry) * wx + rx] = column[f][j][rz + dz].v[c];
+          for (int dz = -rz; dz <= rz; ++dz) window[f * box + ((dz + rz) * wy + ry) * wx + rx] = column[f][j][here + rz + dz].v[c];
 #pragma unroll
           for (int dy = -ry; dy <= ry; ++dy) {
             if (dy == 0) continue;
             const int r = j + dy;
             window[f * box + (rz * wy + dy + ry) * wx + rx] =
-                r < 0 ? around[f][ry + r].v[c] : r >= rows ? around[f][r - rows + ry].v[c] : column[f][r][rz].v[c];
+                r < 0 ? around[f][around_here][ry + r].v[c]
+                      : r >= rows ? around[f][around_here][r - rows + ry].v[c] : column[f][r][here + rz].v[c];
           }
 #pragma unroll
           for (int dx = -rx; dx <= rx; ++dx) {
@@ -227,15 +244,17 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
         for (int f = 0; f < fields; ++f) store_group<S>(out_plane + f * g.padded_cells + (y0 + j) * g.padded[0], x0, g, values[j], f);
       }
     }
+    if constexpr (!at_once) {
 #pragma unroll
-    for (int f = 0; f < fields; ++f) {
+      for (int f = 0; f < fields; ++f) {
 #pragma unroll
-      for (int j = 0; j < rows; ++j) {
+        for (int j = 0; j < rows; ++j) {
 #pragma unroll
-        for (int q = 0; q < depth - 1; ++q) column[f][j][q] = column[f][j][q + 1];
+          for (int q = 0; q < depth - 1; ++q) column[f][j][q] = column[f][j][q + 1];
+        }
+#pragma unroll
+        for (int h = 0; h < halo; ++h) around[f][0][h] = around[f][1][h];
       }
-#pragma unroll
-      for (int h = 0; h < halo; ++h) around[f][h] = around_next[f][h];
     }
   }
 }
