@@ -83,8 +83,6 @@ TEST(RuntimeEnvironment, CudaPoolVariableTakesZeroOrOne) {
   unsetenv("TRAPEZE_CUDA_POOL");
 }
 
-}  // namespace
-
 // A task whose codelet runs only where no worker was started (here: CUDA
 // with STARPU_NCUDA=0, as a GPU run's host-side tasks with STARPU_NCPU=0) is
 // refused in one line naming the task, the workers it needs and those there
@@ -124,4 +122,10 @@ TEST(RuntimeEnvironment, ATaskNoWorkerCanRunIsNamed) {
               std::string::npos)
         << e.what();
   }
+  // A GPU run's host-side task with STARPU_NCPU=0 (a count this machine cannot start: no GPU).
+  const std::string line = trapeze::no_worker_message(cpu_only, 0, 1);
+  EXPECT_NE(line.find("'scatter' tasks, which run on CPU workers (started: 0 CPU, 1 CUDA)"), std::string::npos) << line;
+  EXPECT_NE(line.find("give STARPU_NCPU 1 or more"), std::string::npos) << line;
 }
+
+}  // namespace

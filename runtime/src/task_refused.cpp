@@ -19,17 +19,20 @@ bool runs_on(const starpu_codelet& codelet, uint32_t kind) {
 
 }  // namespace
 
-void throw_task_refused(const char* call, int code, const starpu_codelet& codelet) {
-  if (code != -ENODEV) throw RuntimeError(call, code);
+std::string no_worker_message(const starpu_codelet& codelet, unsigned cpu_workers, unsigned cuda_workers) {
   const bool cpu = runs_on(codelet, STARPU_CPU), cuda = runs_on(codelet, STARPU_CUDA);
-  const unsigned cpus = starpu_cpu_worker_get_count(), gpus = starpu_cuda_worker_get_count();
   const std::string name = codelet.name ? codelet.name : "unnamed";
   const std::string kinds = cpu && cuda ? "CPU or CUDA" : cpu ? "CPU" : cuda ? "CUDA" : "other";
   std::string fix;
-  if (cpu && cpus == 0) fix = ": give STARPU_NCPU 1 or more (host-side tasks run on CPU workers)";
-  else if (cuda && !cpu && gpus == 0) fix = ": it needs a GPU (STARPU_NCUDA=0, or none found)";
-  throw InvalidArgument("StarPU has no worker for '" + name + "' tasks, which run on " + kinds + " workers (started: " +
-                        std::to_string(cpus) + " CPU, " + std::to_string(gpus) + " CUDA)" + fix);
+  if (cpu && cpu_workers == 0) fix = ": give STARPU_NCPU 1 or more (host-side tasks run on CPU workers)";
+  else if (cuda && !cpu && cuda_workers == 0) fix = ": it needs a GPU (STARPU_NCUDA=0, or none found)";
+  return "StarPU has no worker for '" + name + "' tasks, which run on " + kinds + " workers (started: " +
+         std::to_string(cpu_workers) + " CPU, " + std::to_string(cuda_workers) + " CUDA)" + fix;
+}
+
+void throw_task_refused(const char* call, int code, const starpu_codelet& codelet) {
+  if (code != -ENODEV) throw RuntimeError(call, code);
+  throw InvalidArgument(no_worker_message(codelet, starpu_cpu_worker_get_count(), starpu_cuda_worker_get_count()));
 }
 
 }  // namespace trapeze
