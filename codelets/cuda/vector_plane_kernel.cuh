@@ -9,7 +9,16 @@
 // rows just above and below its own are 16-byte loads too. x-neighbours
 // across a group's edge come from the next lanes by shuffles; a warp's first
 // and last lanes only load, for their neighbours, so a warp commits 30
-// groups.
+// groups. So a row of 129 groups (512 cells and a ghost of 2) takes 5 warps,
+// and about 19% of the lanes commit nothing; two mappings with fewer idle
+// lanes were slower on the H200 (jacobi3d 512^3, 3 rows x 4 planes, against
+// this one's 0.837-0.839 of the copy roofline in the same runs): every lane
+// committing, a block's warps side by side along a row and on into the next
+// rows, loading across a warp's or row's edge where a plane's arithmetic
+// needed it, 0.64; 30 lanes a warp along rows padded by one loading group
+// each side and on into the next band of rows, a block's warps one above
+// the other as here, 0.81-0.83 under every register cap, with 20 more
+// registers a thread (docs/perf/packed-lanes-2026-11-29, calls 1 and 2).
 //
 // A window policy (VectorPlanePolicy's Window) walks nothing: a thread loads
 // all its planes and the planes and rows around them before any arithmetic,
@@ -169,8 +178,8 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
         for (int h = 0; h < halo; ++h) around[f][1][h] = load(next, around_row(h), f);
       }
     }
-    // This plane's place in column and around.
-    const int here = at_once ? i : 0, around_here = at_once ? i : 0;
+    // This plane's place in column (its centre at here + rz) and in around.
+    const int here = at_once ? i : 0;
     UpdateValues<S> values[rows][4];
 #pragma unroll
     for (int j = 0; j < rows; ++j) {
@@ -213,7 +222,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
 #pragma unroll
         for (int f = 0; f < fields; ++f) {
 #pragma unroll
-          for (int i = 0; i < box; ++i) window[f * box + i] = T{};  // a star reads no diagonal neighbour
+          for (int b = 0; b < box; ++b) window[f * box + b] = T{};  // a star reads no diagonal neighbour
 #pragma unroll
           for (int dz = -rz; dz <= rz; ++dz) window[f * box + ((dz + rz) * wy + ry) * wx + rx] = column[f][j][here + rz + dz].v[c];
 #pragma unroll
@@ -221,8 +230,8 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
             if (dy == 0) continue;
             const int r = j + dy;
             window[f * box + (rz * wy + dy + ry) * wx + rx] =
-                r < 0 ? around[f][around_here][ry + r].v[c]
-                      : r >= rows ? around[f][around_here][r - rows + ry].v[c] : column[f][r][here + rz].v[c];
+                r < 0 ? around[f][here][ry + r].v[c]
+                      : r >= rows ? around[f][here][r - rows + ry].v[c] : column[f][r][here + rz].v[c];
           }
 #pragma unroll
           for (int dx = -rx; dx <= rx; ++dx) {
