@@ -250,13 +250,14 @@ Variant float4_planes_variant(const char* policy, const Domain& aligned) {
   return on_aligned_rows<float>(v, aligned);
 }
 
-// The same on rows 520 cells apart, the x ghost 4 wide: every group 16-byte
-// aligned, but rows 2080 bytes apart, so most warps' 512 bytes straddle a
-// 128-byte line more (the runtime's tiles: 516 cells apart). Does the by-hand
-// kernel's lead over the runtime's (0.89 against 0.84) need aligned rows?
+// The same on rows whose x ghost is `ghost` wide: 4, rows 520 cells (2080
+// bytes) apart, every group 16-byte aligned; 8, 528 (2112 bytes, a multiple
+// of 64); 32, 576 (on 128-byte lines). Does the by-hand kernel's lead over
+// the runtime's (0.89 against 0.84, tiles' rows 516 apart) need aligned
+// rows? (On the H200, 2026-11-29: 0.83 on 520, 0.90 on 528, 0.885 on 576.)
 template <int Rows, int Planes>
-Variant float4_planes_unaligned_variant(const char* policy) {
-  const Domain wide_ghost{{512, 512, 512}, {4, 1, 1}};
+Variant float4_planes_unaligned_variant(const char* policy, int ghost = 4) {
+  const Domain wide_ghost{{512, 512, 512}, {ghost, 1, 1}};
   const LaunchGeometry g = wide_ghost.geometry(1);
   Variant v{"jacobi3d", "float4-planes", policy, 1, wide_ghost.cells(), [g](const void* in, void* out) {
               const dim3 grid(512 / 4 / 128, 512 / Rows, 512 / Planes);
@@ -638,6 +639,16 @@ int main(int argc, char** argv) {
   vp(VectorPlanePolicy<1, 4, 3, 4, 1, true>{}, "w1x4 r3 p4 window");
   vp(VectorPlanePolicy<1, 4, 2, 8, 1, true>{}, "w1x4 r2 p8 window");
   vp(VectorPlanePolicy<1, 4, 4, 3, 1, true>{}, "w1x4 r4 p3 window");
+  // On rows 528 cells apart (the x ghost 8; GPU tiles 512 wide since
+  // 2026-11-29, stencil_shape.hpp's gpu_tile_ghost) and 576 (32).
+  Domain cube_sixteens{{512, 512, 512}, {8, 1, 1}}, cube_lines{{512, 512, 512}, {32, 1, 1}};
+  const auto vp_on = [&](auto policy, const char* name, const Domain& rows) {
+    variants3.push_back(vector_plane<J3, decltype(policy)>("jacobi3d", name, rows));
+  };
+  vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true>{}, "w1x4 r3 p4 window, rows 528 apart", cube_sixteens);
+  vp_on(VectorPlanePolicy<1, 4, 4, 4, 1, true>{}, "w1x4 r4 p4 window, rows 528 apart", cube_sixteens);
+  vp_on(VectorPlanePolicy<1, 4, 2, 1>{}, "w1x4 r2 p1, rows 528 apart", cube_sixteens);
+  vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true>{}, "w1x4 r3 p4 window, rows 576 apart", cube_lines);
   // Ceilings: a float4 copy walking z as the 16-byte step does, and one plane a thread.
   variants3.push_back(copy_planes_variant<8, 32>("float4, 32 planes a thread", cube_pitched));
   variants3.push_back(copy_planes_variant<8, 1>("float4, 1 plane a thread", cube_pitched));
@@ -660,6 +671,8 @@ int main(int argc, char** argv) {
   variants3.push_back(float4_planes_variant<2, 8>("by hand, 2 rows x 8 planes", cube_aligned));
   variants3.push_back(float4_planes_unaligned_variant<4, 4>("by hand, 4 rows x 4 planes, rows 520 apart"));
   variants3.push_back(float4_planes_unaligned_variant<2, 4>("by hand, 2 rows x 4 planes, rows 520 apart"));
+  variants3.push_back(float4_planes_unaligned_variant<4, 4>("by hand, 4 rows x 4 planes, rows 528 apart", 8));
+  variants3.push_back(float4_planes_unaligned_variant<4, 4>("by hand, 4 rows x 4 planes, rows 576 apart", 32));
   variants3.push_back(on_aligned_rows<float>(plane_register<J3, trapeze::cuda::PlaneRegisterPolicyOf<J3>>("jacobi3d", "default", cube_aligned), cube_aligned));
   variants3.push_back(on_aligned_rows<float>(plane_stream<J3, trapeze::cuda::PlaneStreamPolicyOf<J3>>("jacobi3d", "default", cube_aligned), cube_aligned));
   // The 3-D register trapezoid (plane_register_trapezoid_kernel.cuh): threads
@@ -814,6 +827,12 @@ int main(int argc, char** argv) {
     using Small = trapeze::cuda::VectorPlanePolicy<1, 4, 1, 4, 4>;
     using Window = trapeze::cuda::VectorPlanePolicy<1, 4, 4, 4, 1, true>;
     using WindowOdd = trapeze::cuda::VectorPlanePolicy<1, 2, 3, 3, 1, true>;
+    Domain sixteens{{512, 512, 512}, {8, 1, 1}};
+    std::printf("vector-plane window on rows 528 apart against plane-register, cells that differ: r3 p4 clamp %lld, "
+                "constant %lld, periodic %lld\n",
+                vector_plane_differences<J3, Default>(sixteens, BoundaryKind::clamp),
+                vector_plane_differences<J3, Default>(sixteens, BoundaryKind::constant),
+                vector_plane_differences<J3, Default>(sixteens, BoundaryKind::periodic));
     std::printf("vector-plane windows against plane-register, cells that differ: r4 p4 512^3 clamp %lld, constant %lld, "
                 "periodic %lld; 257x131x67 clamp %lld, constant %lld, periodic %lld; r3 p3 257x131x67 clamp %lld, constant %lld\n",
                 vector_plane_differences<J3, Window>(cube_pitched, BoundaryKind::clamp),

@@ -237,3 +237,17 @@ TEST(GhostZone, WidensXForRowsOfFourCells) {
   // Periodic, and one more cell would wrap round a 2-wide domain twice.
   EXPECT_EQ(ghost_for_rows_of_four({2, 2, 0}, 2, 2, true), (Extent{2, 2, 0}));
 }
+
+// GPU tiles: 3-D rows a multiple of 16 cells where that adds at most a
+// sixteenth of the tile's width, else of 4; 2-D rows of 4; 4-byte cells only.
+TEST(GhostZone, GpuTilesOf3DRowsOfSixteenCells) {
+  using trapeze::gpu_tile_ghost;
+  EXPECT_EQ(gpu_tile_ghost({1, 1, 1}, 3, 4, 512, 512, false), (Extent{8, 1, 1}));     // 514 -> 528
+  EXPECT_EQ(gpu_tile_ghost({3, 3, 3}, 3, 4, 512, 512, false), (Extent{8, 3, 3}));     // 518 -> 528
+  EXPECT_EQ(gpu_tile_ghost({1, 1, 1}, 3, 4, 1024, 2048, true), (Extent{8, 1, 1}));    // 1026 -> 1040, periodic
+  EXPECT_EQ(gpu_tile_ghost({2, 2, 2}, 3, 4, 130, 130, false), (Extent{3, 2, 2}));     // 144 adds too much: 136, of 4
+  EXPECT_EQ(gpu_tile_ghost({1, 1, 1}, 3, 4, 257, 257, false), (Extent{1, 1, 1}));     // odd: no ghost can
+  EXPECT_EQ(gpu_tile_ghost({1, 1, 1}, 3, 4, 6, 6, true), (Extent{1, 1, 1}));          // 8: of 4 (16 adds too much)
+  EXPECT_EQ(gpu_tile_ghost({1, 1, 0}, 2, 4, 16384, 16384, false), (Extent{2, 1, 0}));  // 2-D: of 4
+  EXPECT_EQ(gpu_tile_ghost({1, 1, 1}, 3, 8, 512, 512, false), (Extent{1, 1, 1}));     // 8-byte cells: none
+}

@@ -137,7 +137,8 @@ struct VectorPlanePolicy {
   static constexpr bool window = Window;
 };
 
-// 4 rows of threads a block, each thread 3 rows of 4 planes loaded at once.
+// 4 rows of threads a block, each thread 3 rows of 4 planes loaded at once
+// (on rows 528 cells apart, as 512-wide GPU tiles have since, 0.922).
 // On the H200 (jacobi3d 512^3, docs/PERF.md, 2026-11-29): 0.844 of the copy
 // roofline, 0.815-0.829 for windows of 4x2, 4x3, 4x4 and 2x4 rows x planes,
 // 0.678 for 2x8, and 0.787 for the walk of one plane with 2 rows (the

@@ -19,6 +19,12 @@
 // each side and on into the next band of rows, a block's warps one above
 // the other as here, 0.81-0.83 under every register cap, with 20 more
 // registers a thread (docs/perf/packed-lanes-2026-11-29, calls 1 and 2).
+// All 32 lanes committing (the first and last loading the cells beside the
+// warp) reached 0.916 at best on rows 528 cells apart, against 0.922 for
+// this mapping there (call 6). What held this step back was the rows: 516
+// cells apart it reached 0.844, 528 apart (a multiple of 64 bytes) 0.922, so
+// 3-D GPU tiles now have rows a multiple of 16 cells where that costs little
+// (gpu_tile_ghost, stencil_shape.hpp).
 //
 // A window policy (VectorPlanePolicy's Window) walks nothing: a thread loads
 // all its planes and the planes and rows around them before any arithmetic,

@@ -245,8 +245,8 @@ class StencilRun {
   Index peak_tasks_in_flight() const { return window_.peak_in_flight(); }
   // The program has CUDA codelets for this stencil and StarPU found a GPU.
   static bool cuda_codelets_ready() { return cuda_functions_of<S>() != nullptr && starpu_cuda_worker_get_count() > 0; }
-  // A stage's ghost zone: r * height, in x one cell more where that gives
-  // 2-D and 3-D tiles on GPUs rows of a multiple of 4 cells (ghost_for_rows_of_four).
+  // A stage's ghost zone: r * height, in x wider where that gives 2-D and
+  // 3-D tiles on GPUs rows of a multiple of 4 cells, 3-D ones of 16 (gpu_tile_ghost).
   static Extent stage_ghost(const Plan& plan, const Tiling& tiling, const Grid<T>& grid) {
     const Extent ghost = ghost_width(S::shape, plan.height);
     const bool on_gpus = plan.devices != StageDevices::cpu && cuda_codelets_ready();
