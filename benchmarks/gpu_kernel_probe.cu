@@ -238,33 +238,23 @@ __global__ void __launch_bounds__(128) jacobi3d_float4_planes(const float* __res
   }
 }
 
+// On `domain`'s rows: aligned ones (Domain::aligned: a lead puts every
+// row's interior on a 128-byte line), or rows whose x ghost is 4 cells wide
+// (520 apart, every group 16-byte aligned), 8 (528, a multiple of 64 bytes)
+// or 32 (576, on 128-byte lines). Does the by-hand kernel's lead over the
+// runtime's (0.89 against 0.84, tiles' rows 516 apart) need aligned rows? (On
+// the H200, 2026-11-29: 0.83 on 520, 0.90 on 528, 0.885 on 576.)
 template <int Rows, int Planes>
-Variant float4_planes_variant(const char* policy, const Domain& aligned) {
-  const LaunchGeometry g = aligned.geometry(1);
-  Variant v{"jacobi3d", "float4-planes", policy, 1, aligned.cells(), [g, aligned](const void* in, void* out) {
-              const dim3 grid(static_cast<unsigned>(aligned.n[0] / 4 / 128), static_cast<unsigned>(aligned.n[1] / Rows),
-                              static_cast<unsigned>(aligned.n[2] / Planes));
+Variant float4_planes_variant(const char* policy, const Domain& domain) {
+  const LaunchGeometry g = domain.geometry(1);
+  Variant v{"jacobi3d", "float4-planes", policy, 1, domain.cells(), [g, domain](const void* in, void* out) {
+              const dim3 grid(static_cast<unsigned>(domain.n[0] / 4 / 128), static_cast<unsigned>(domain.n[1] / Rows),
+                              static_cast<unsigned>(domain.n[2] / Planes));
               jacobi3d_float4_planes<Rows, Planes><<<grid, 128>>>(static_cast<const float*>(in), static_cast<float*>(out), g);
               TRAPEZE_CUDA_CHECK(cudaGetLastError());
             }};
-  return on_aligned_rows<float>(v, aligned);
-}
-
-// The same on rows whose x ghost is `ghost` wide: 4, rows 520 cells (2080
-// bytes) apart, every group 16-byte aligned; 8, 528 (2112 bytes, a multiple
-// of 64); 32, 576 (on 128-byte lines). Does the by-hand kernel's lead over
-// the runtime's (0.89 against 0.84, tiles' rows 516 apart) need aligned
-// rows? (On the H200, 2026-11-29: 0.83 on 520, 0.90 on 528, 0.885 on 576.)
-template <int Rows, int Planes>
-Variant float4_planes_unaligned_variant(const char* policy, int ghost = 4) {
-  const Domain wide_ghost{{512, 512, 512}, {ghost, 1, 1}};
-  const LaunchGeometry g = wide_ghost.geometry(1);
-  Variant v{"jacobi3d", "float4-planes", policy, 1, wide_ghost.cells(), [g](const void* in, void* out) {
-              const dim3 grid(512 / 4 / 128, 512 / Rows, 512 / Planes);
-              jacobi3d_float4_planes<Rows, Planes><<<grid, 128>>>(static_cast<const float*>(in), static_cast<float*>(out), g);
-              TRAPEZE_CUDA_CHECK(cudaGetLastError());
-            }};
-  v.elements = wide_ghost.elements();
+  if (domain.lead > 0) return on_aligned_rows<float>(v, domain);
+  v.elements = domain.elements();
   return v;
 }
 
@@ -614,9 +604,10 @@ int main(int argc, char** argv) {
   using trapeze::cuda::VectorPlanePolicy;
   // Walking 1 plane (no queue: 3 planes loaded at once, the caches serve the
   // z-neighbours) up to 16.
-  const auto vp = [&](auto policy, const char* name) {
-    variants3.push_back(vector_plane<J3, decltype(policy)>("jacobi3d", name, cube_pitched));
+  const auto vp_on = [&](auto policy, const char* name, const Domain& rows) {
+    variants3.push_back(vector_plane<J3, decltype(policy)>("jacobi3d", name, rows));
   };
+  const auto vp = [&](auto policy, const char* name) { vp_on(policy, name, cube_pitched); };
   vp(VectorPlanePolicy<1, 4, 2, 1>{}, "w1x4 r2 p1");
   vp(VectorPlanePolicy<1, 8, 2, 1>{}, "w1x8 r2 p1");
   vp(VectorPlanePolicy<1, 2, 2, 1>{}, "w1x2 r2 p1");
@@ -649,10 +640,7 @@ int main(int argc, char** argv) {
   vp(VectorPlanePolicy<1, 4, 4, 3, 1, true>{}, "w1x4 r4 p3 window");
   // On rows 528 cells apart (the x ghost 8; GPU tiles 512 wide since
   // 2026-11-29, stencil_shape.hpp's gpu_tile_ghost) and 576 (32).
-  Domain cube_sixteens{{512, 512, 512}, {8, 1, 1}}, cube_lines{{512, 512, 512}, {32, 1, 1}};
-  const auto vp_on = [&](auto policy, const char* name, const Domain& rows) {
-    variants3.push_back(vector_plane<J3, decltype(policy)>("jacobi3d", name, rows));
-  };
+  const Domain cube_sixteens{{512, 512, 512}, {8, 1, 1}}, cube_lines{{512, 512, 512}, {32, 1, 1}};
   vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true>{}, "w1x4 r3 p4 window, rows 528 apart", cube_sixteens);
   vp_on(VectorPlanePolicy<1, 4, 4, 4, 1, true>{}, "w1x4 r4 p4 window, rows 528 apart", cube_sixteens);
   vp_on(VectorPlanePolicy<1, 4, 2, 1>{}, "w1x4 r2 p1, rows 528 apart", cube_sixteens);
@@ -677,10 +665,11 @@ int main(int argc, char** argv) {
   variants3.push_back(float4_planes_variant<4, 2>("by hand, 4 rows x 2 planes", cube_aligned));
   variants3.push_back(float4_planes_variant<4, 4>("by hand, 4 rows x 4 planes", cube_aligned));
   variants3.push_back(float4_planes_variant<2, 8>("by hand, 2 rows x 8 planes", cube_aligned));
-  variants3.push_back(float4_planes_unaligned_variant<4, 4>("by hand, 4 rows x 4 planes, rows 520 apart"));
-  variants3.push_back(float4_planes_unaligned_variant<2, 4>("by hand, 2 rows x 4 planes, rows 520 apart"));
-  variants3.push_back(float4_planes_unaligned_variant<4, 4>("by hand, 4 rows x 4 planes, rows 528 apart", 8));
-  variants3.push_back(float4_planes_unaligned_variant<4, 4>("by hand, 4 rows x 4 planes, rows 576 apart", 32));
+  const Domain cube_ghost_4{{512, 512, 512}, {4, 1, 1}};
+  variants3.push_back(float4_planes_variant<4, 4>("by hand, 4 rows x 4 planes, rows 520 apart", cube_ghost_4));
+  variants3.push_back(float4_planes_variant<2, 4>("by hand, 2 rows x 4 planes, rows 520 apart", cube_ghost_4));
+  variants3.push_back(float4_planes_variant<4, 4>("by hand, 4 rows x 4 planes, rows 528 apart", cube_sixteens));
+  variants3.push_back(float4_planes_variant<4, 4>("by hand, 4 rows x 4 planes, rows 576 apart", cube_lines));
   variants3.push_back(on_aligned_rows<float>(plane_register<J3, trapeze::cuda::PlaneRegisterPolicyOf<J3>>("jacobi3d", "default", cube_aligned), cube_aligned));
   variants3.push_back(on_aligned_rows<float>(plane_stream<J3, trapeze::cuda::PlaneStreamPolicyOf<J3>>("jacobi3d", "default", cube_aligned), cube_aligned));
   // The 3-D register trapezoid (plane_register_trapezoid_kernel.cuh): threads
@@ -709,7 +698,6 @@ int main(int argc, char** argv) {
   variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<16, 2, 64>, 4>("jacobi3d", "t16 r2 p64", cube_pitched));
   // The same on rows 528 cells apart (3-D GPU tiles 512 wide since 2026-11-29).
   variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<16, 2, 64>, 3>("jacobi3d", "t16 r2 p64, rows 528 apart", cube_sixteens));
-  variants3.back().check_against_default = false;
   // Input planes ahead (a), the walk unrolled (u), other boxes.
   variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<16, 2, 64, 1, 2>, 3>("jacobi3d", "t16 r2 p64 a2", cube_pitched));
   variants3.push_back(vector_trapezoid<J3, VectorTrapezoidPolicy<16, 2, 64, 1, 1, 2>, 3>("jacobi3d", "t16 r2 p64 u2", cube_pitched));
@@ -838,12 +826,11 @@ int main(int argc, char** argv) {
     using Small = trapeze::cuda::VectorPlanePolicy<1, 4, 1, 4, 4>;
     using Window = trapeze::cuda::VectorPlanePolicy<1, 4, 4, 4, 1, true>;
     using WindowOdd = trapeze::cuda::VectorPlanePolicy<1, 2, 3, 3, 1, true>;
-    Domain sixteens{{512, 512, 512}, {8, 1, 1}};
     std::printf("vector-plane window on rows 528 apart against plane-register, cells that differ: r3 p4 clamp %lld, "
                 "constant %lld, periodic %lld\n",
-                vector_plane_differences<J3, Default>(sixteens, BoundaryKind::clamp),
-                vector_plane_differences<J3, Default>(sixteens, BoundaryKind::constant),
-                vector_plane_differences<J3, Default>(sixteens, BoundaryKind::periodic));
+                vector_plane_differences<J3, Default>(cube_sixteens, BoundaryKind::clamp),
+                vector_plane_differences<J3, Default>(cube_sixteens, BoundaryKind::constant),
+                vector_plane_differences<J3, Default>(cube_sixteens, BoundaryKind::periodic));
     std::printf("vector-plane windows against plane-register, cells that differ: r4 p4 512^3 clamp %lld, constant %lld, "
                 "periodic %lld; 257x131x67 clamp %lld, constant %lld, periodic %lld; r3 p3 257x131x67 clamp %lld, constant %lld\n",
                 vector_plane_differences<J3, Window>(cube_pitched, BoundaryKind::clamp),

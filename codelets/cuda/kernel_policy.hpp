@@ -137,10 +137,11 @@ struct VectorPlanePolicy {
   static constexpr bool window = Window;
 };
 
-// 4 rows of threads a block, each thread 3 rows of 4 planes loaded at once
-// (on rows 528 cells apart, as 512-wide GPU tiles have since, 0.922).
-// On the H200 (jacobi3d 512^3, docs/PERF.md, 2026-11-29): 0.844 of the copy
-// roofline, 0.815-0.829 for windows of 4x2, 4x3, 4x4 and 2x4 rows x planes,
+// 4 rows of threads a block, each thread 3 rows of 4 planes loaded at once.
+// On the H200 (jacobi3d 512^3, docs/PERF.md, 2026-11-29): 0.922-0.926 of the
+// copy roofline on rows 528 cells apart (512-wide GPU tiles' since then,
+// gpu_tile_ghost). On rows 516 apart: 0.844,
+// 0.815-0.829 for windows of 4x2, 4x3, 4x4 and 2x4 rows x planes,
 // 0.678 for 2x8, and 0.787 for the walk of one plane with 2 rows (the
 // default before, 0.875 on the H100 on 2026-11-27, where windows were not
 // measured); 0.57-0.82 for blocks walking 4-16 planes (vector_plane_kernel.cuh

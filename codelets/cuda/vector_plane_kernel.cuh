@@ -31,8 +31,8 @@
 // so it reads (planes + 2) x rows + 2 x planes groups for rows x planes, and
 // all its loads are in flight at once. It is the default: on the H200 3 rows
 // x 4 planes reached 0.844 of the copy roofline against 0.787 for one plane
-// of 2 rows, and a by-hand kernel of 4 x 4 with no boundary rule 0.890
-// (gpu_kernel_probe, docs/PERF.md, 2026-11-29).
+// of 2 rows (rows 516 cells apart), and 0.922-0.926 on rows 528 apart, the
+// tiles' now (gpu_kernel_probe, docs/PERF.md, 2026-11-29).
 //
 // Walking one plane: every thread loads its 3 planes at once and L2 serves
 // the z-neighbours. Walking z costs device memory its locality: on
