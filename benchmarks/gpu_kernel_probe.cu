@@ -538,7 +538,9 @@ int main(int argc, char** argv) {
   // The rows above are 16416 cells apart (on 128-byte lines); GPU tiles of
   // 16384 have them 16388 apart (the ghost 2), and would have them 16400
   // apart with rows of 16 cells (the ghost 8), as 3-D tiles do since
-  // 2026-11-29 (0.844 on 516, 0.926 on 528 for jacobi3d 512^3).
+  // 2026-11-29 (0.844 on 516, 0.926 on 528 for jacobi3d 512^3). On the
+  // H200 (session 44): 16416 0.927, 16388 0.920, 16400 0.920: 2-D tiles
+  // keep rows of 4.
   variants2.push_back(vector_step<J2>("jacobi2d", square, "default (rows 4), rows 16388 apart", 16388));
   variants2.push_back(vector_step<J2>("jacobi2d", square, "default (rows 4), rows 16400 apart", 16400));
   variants2.push_back(float4_step_variant<1>("by hand, 1 row a thread", square.aligned(sizeof(float))));

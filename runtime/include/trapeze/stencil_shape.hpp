@@ -51,7 +51,11 @@ inline Extent ghost_for_rows_of_four(Extent ghost, Index tile_width, Index domai
 // step reached 0.922 of the copy roofline on rows 528 cells apart (the ghost
 // 8) against 0.844 on rows 516 apart (the ghost 2, a multiple of 4), and a
 // by-hand kernel 0.902 on 528, 0.885-0.890 on rows on 128-byte lines (544,
-// 576), 0.833 on 520 (not measured at other widths, nor in 2-D).
+// 576), 0.833 on 520 (not measured at other widths). 2-D tiles keep rows of
+// 4: jacobi2d's 16-byte step ran at 0.920 of the roofline on rows 16388 and
+// on rows 16400 apart alike (probe, H200), and through gpu_stencils rows of
+// 16 made jacobi2d's plain loop and h = 1 0.97x as fast (2026-11-29,
+// session 44).
 inline Extent gpu_tile_ghost(Extent ghost, int dims, std::size_t cell_bytes, Index tile_width, Index domain_width,
                              bool periodic) {
   if (dims < 2 || cell_bytes != 4) return ghost;
