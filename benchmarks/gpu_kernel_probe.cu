@@ -401,6 +401,40 @@ long long vector_trapezoid_differences(const Domain& pitched, trapeze::BoundaryK
       });
 }
 
+// The 16-byte 2-D trapezoid (row_vector_trapezoid_kernel.cuh) under a
+// policy, K steps a launch, on rows a multiple of 4 cells apart.
+template <typename S, typename Policy, int K>
+Variant row_vector_trapezoid(const char* stencil, const char* policy, const Domain& pitched) {
+  using T = typename S::value_type;
+  const LaunchGeometry g = pitched.geometry(K);
+  Variant v{stencil, "row-vec-trapezoid", policy, K, pitched.cells(), [g](const void* in, void* out) {
+              trapeze::cuda::launch_row_vector_trapezoid_k<S, Policy, K>(S{}, static_cast<const T*>(in),
+                                                                         static_cast<T*>(out), g, T{}, nullptr);
+            }};
+  v.elements = pitched.elements();
+  return v;
+}
+
+// The 16-byte 2-D trapezoid against the scalar register trapezoid on the
+// same buffers, as vector_trapezoid_differences does in 3-D.
+template <typename S, typename Policy, int K>
+long long row_vector_trapezoid_differences(const Domain& pitched, trapeze::BoundaryKind boundary) {
+  using T = typename S::value_type;
+  LaunchGeometry g = pitched.geometry(K);
+  g.boundary = static_cast<int>(boundary);
+  if (boundary == trapeze::BoundaryKind::periodic) {
+    for (int d = 0; d < 3; ++d) g.inside_lo[d] = 0, g.inside_hi[d] = g.padded[d];
+  }
+  const T outside = 0.375f;
+  using Scalar = trapeze::cuda::RegisterTrapezoidPolicyOf<S>;
+  return launches_differ<T>(
+      pitched, 19,
+      [&](const T* in, T* out) { trapeze::cuda::launch_row_vector_trapezoid_k<S, Policy, K>(S{}, in, out, g, outside, nullptr); },
+      [&](const T* in, T* out) {
+        trapeze::cuda::launch_register_trapezoid_k<S, Scalar, K>(S{}, in, out, nullptr, g, outside, nullptr);
+      });
+}
+
 template <typename S, typename Policy>
 Variant plane_stream(const char* stencil, const char* policy, const Domain& domain) {
   const LaunchGeometry g = domain.geometry(1);
@@ -525,6 +559,29 @@ int main(int argc, char** argv) {
   variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<256, 1, 1, 512, 2, 2>, 8>("jacobi2d", "t256 p512 b2 a2", square));
   variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<256, 1, 1, 128, 2, 2>, 8>("jacobi2d", "t256 p128 b2 a2", square));
   variants2.push_back(register_trapezoid<J2, PlaneStreamPolicy<256, 1, 1, 256, 4, 2>, 8>("jacobi2d", "t256 p256 b4 a2", square));
+  // The 16-byte 2-D trapezoid (session 44) on the tiles' rows (16388 apart):
+  // a warp of 4-cell groups walks y on its own, no shared memory.
+  const Domain square_tiles{{16384, 16384, 1}, {2, 1, 0}};
+  using trapeze::cuda::RowVectorTrapezoidPolicy;
+  using RV2 = trapeze::cuda::RowVectorTrapezoidDefaultPolicy::type;
+  variants2.push_back(row_vector_trapezoid<J2, RV2, 2>("jacobi2d", "default", square_tiles));
+  variants2.push_back(row_vector_trapezoid<J2, RV2, 4>("jacobi2d", "default", square_tiles));
+  variants2.push_back(row_vector_trapezoid<J2, RV2, 6>("jacobi2d", "default", square_tiles));
+  variants2.push_back(row_vector_trapezoid<J2, RV2, 8>("jacobi2d", "default", square_tiles));
+  variants2.push_back(row_vector_trapezoid<J2, RowVectorTrapezoidPolicy<8, 256, 2, 2>, 12>("jacobi2d", "w8 p256 b2 a2", square_tiles));
+  variants2.push_back(row_vector_trapezoid<J2, RowVectorTrapezoidPolicy<8, 256, 1, 2>, 16>("jacobi2d", "w8 p256 b1 a2", square_tiles));
+  variants2.push_back(row_vector_trapezoid<J2, RowVectorTrapezoidPolicy<4, 256, 4, 2>, 8>("jacobi2d", "w4 p256 b4 a2", square_tiles));
+  variants2.push_back(row_vector_trapezoid<J2, RowVectorTrapezoidPolicy<8, 512, 2, 2>, 8>("jacobi2d", "w8 p512 b2 a2", square_tiles));
+  variants2.push_back(row_vector_trapezoid<J2, RowVectorTrapezoidPolicy<8, 128, 2, 2>, 8>("jacobi2d", "w8 p128 b2 a2", square_tiles));
+  variants2.push_back(row_vector_trapezoid<J2, RowVectorTrapezoidPolicy<8, 256, 2, 1>, 8>("jacobi2d", "w8 p256 b2 a1", square_tiles));
+  variants2.push_back(row_vector_trapezoid<J2, RowVectorTrapezoidPolicy<8, 256, 2, 3>, 8>("jacobi2d", "w8 p256 b2 a3", square_tiles));
+  variants2.push_back(row_vector_trapezoid<J2, RowVectorTrapezoidPolicy<8, 256, 1, 2>, 8>("jacobi2d", "w8 p256 b1 a2", square_tiles));
+  variants2.push_back(row_vector_trapezoid<J2, RowVectorTrapezoidPolicy<8, 256, 2, 2>, 8>("jacobi2d", "w8 p256 b2 a2", square_tiles));
+  variants2.push_back(row_vector_trapezoid<J2, RowVectorTrapezoidPolicy<4, 256, 4, 1>, 8>("jacobi2d", "w4 p256 b4 a1", square_tiles));
+  variants2.push_back(row_vector_trapezoid<J2, RowVectorTrapezoidPolicy<2, 256, 8, 2>, 8>("jacobi2d", "w2 p256 b8 a2", square_tiles));
+  variants2.push_back(row_vector_trapezoid<J2, RowVectorTrapezoidPolicy<4, 128, 4, 2>, 8>("jacobi2d", "w4 p128 b4 a2", square_tiles));
+  variants2.push_back(row_vector_trapezoid<J2, RowVectorTrapezoidPolicy<8, 256, 2, 2>, 6>("jacobi2d", "w8 p256 b2 a2", square_tiles));
+  variants2.push_back(row_vector_trapezoid<J2, RowVectorTrapezoidPolicy<4, 256, 4, 2>, 6>("jacobi2d", "w4 p256 b4 a2", square_tiles));
   // Plain copies of the same buffers (the ceiling), and the 16-byte single
   // step the runtime takes where rows are a multiple of 4 cells apart.
   variants2.push_back(copy_variant<false>("1 float a thread", square));
@@ -883,6 +940,32 @@ int main(int argc, char** argv) {
                 vector_trapezoid_differences<J3, Deep, 3>(odd, BoundaryKind::constant),
                 vector_trapezoid_differences<J3, Thin, 3>(odd, BoundaryKind::clamp),
                 vector_trapezoid_differences<J3, Thin, 3>(odd_wide, BoundaryKind::periodic));
+  }
+  {
+    Domain tiles{{16384, 16384, 1}, {2, 1, 0}};
+    Domain odd{{4099, 1031, 1}, {1, 1, 0}};  // warps cut by every edge, rows 4104 apart
+    odd.pitch = 4104;
+    Domain odd_wide{{4099, 1031, 1}, {8, 8, 0}};  // a ghost of 8: periodic up to k = 8
+    odd_wide.pitch = 4116;
+    using trapeze::BoundaryKind;
+    using Default = trapeze::cuda::RowVectorTrapezoidDefaultPolicy::type;
+    using Narrow = trapeze::cuda::RowVectorTrapezoidPolicy<4, 64, 4, 1>;
+    std::printf("row-vec-trapezoid against reg-trapezoid, cells that differ: 16384^2 k8 clamp %lld, constant %lld; "
+                "4099x1031 k2 clamp %lld, constant %lld, k3 clamp %lld, k5 constant %lld, k8 clamp %lld, constant %lld; "
+                "ghost 8 periodic k4 %lld, k8 %lld; w4 p64 b4 a1 k7 clamp %lld, constant %lld, periodic %lld\n",
+                row_vector_trapezoid_differences<J2, Default, 8>(tiles, BoundaryKind::clamp),
+                row_vector_trapezoid_differences<J2, Default, 8>(tiles, BoundaryKind::constant),
+                row_vector_trapezoid_differences<J2, Default, 2>(odd, BoundaryKind::clamp),
+                row_vector_trapezoid_differences<J2, Default, 2>(odd, BoundaryKind::constant),
+                row_vector_trapezoid_differences<J2, Default, 3>(odd, BoundaryKind::clamp),
+                row_vector_trapezoid_differences<J2, Default, 5>(odd, BoundaryKind::constant),
+                row_vector_trapezoid_differences<J2, Default, 8>(odd, BoundaryKind::clamp),
+                row_vector_trapezoid_differences<J2, Default, 8>(odd, BoundaryKind::constant),
+                row_vector_trapezoid_differences<J2, Default, 4>(odd_wide, BoundaryKind::periodic),
+                row_vector_trapezoid_differences<J2, Default, 8>(odd_wide, BoundaryKind::periodic),
+                row_vector_trapezoid_differences<J2, Narrow, 7>(odd, BoundaryKind::clamp),
+                row_vector_trapezoid_differences<J2, Narrow, 7>(odd, BoundaryKind::constant),
+                row_vector_trapezoid_differences<J2, Narrow, 7>(odd_wide, BoundaryKind::periodic));
   }
   std::printf("kernels alone, copy bandwidth %.2f TB/s, roofline %.1f G cell updates/s (8 B per cell; life 2 B), %d rounds\n",
               bandwidth / 1e12, roofline / 1e9, rounds);

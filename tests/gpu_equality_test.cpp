@@ -113,6 +113,16 @@ TEST(GpuEquality, TrapezoidsOnRowsOfFourCells3D) {
   run_cases(apps::Jacobi3D<float>{}, gpu_cases({130, 67, 41}, {Extent{130, 67, 41}, Extent{62, 30, 20}},
                                                {Heights{2, 2}, Heights{3, 3}, Heights{4, 4}, Heights{8, 4}, Heights{7, 3}}, 9));
 }
+// The 16-byte 2-D trapezoid (row_vector_trapezoid_kernel.cuh, k = 2 .. 8 on
+// rows a multiple of 4 cells apart after the ghost's widening; k = 12 and 16
+// go to the scalar register trapezoid): one tile, a tile that divides
+// nothing, task heights of one launch and of several, every boundary.
+TEST(GpuEquality, TrapezoidsOnRowsOfFourCells2D) {
+  run_cases(apps::Jacobi2D<float>{}, gpu_cases({1022, 517, 1}, {Extent{1022, 517, 1}, Extent{150, 70, 1}},
+                                               {Heights{2, 2}, Heights{3, 3}, Heights{5, 5}, Heights{8, 8}, Heights{16, 8},
+                                                Heights{7, 4}, Heights{12, 12}},
+                                               11));
+}
 // Box stencils wider than Life's 3x3 (5x5 and 3x5): the box trapezoid's ghost
 // zone of r*k per side with radii of 2, every boundary, tiles that divide nothing.
 TEST(GpuEquality, BoxStencilsOfRadiusTwo) {

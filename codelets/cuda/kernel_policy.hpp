@@ -205,6 +205,30 @@ struct VectorTrapezoidDefaultPolicy {
 };
 inline constexpr int vector_trapezoid_max_k = 4;
 
+// The 16-byte 2-D trapezoid's policy (row_vector_trapezoid_kernel.cuh): warps
+// a block (each walks a box 128 cells wide on its own), rows of y a warp walks,
+// blocks per multiprocessor, input rows loaded ahead. It takes k from 2 to
+// row_vector_trapezoid_max_k (its register queue holds 3 groups a step); the
+// scalar register trapezoid takes the heights above.
+//
+// On the H200 (jacobi2d 16384^2 on the tiles' rows, gpu_kernel_probe,
+// 2026-11-29) w8 p256 b2 a2 at k = 8: 3.37-3.38x the single-step roofline
+// (the scalar register trapezoid 1.47x at k = 8, 1.64x at its best k, 16);
+// w4 b4 3.49-3.51x, w2 b8 3.50x, w4 b4 a1 3.52x, w8 p512 3.12x, w8 b1 2.51x.
+// w4 b4 stays out of the default although faster alone: through the runtime
+// its build's height model chose H 12 k 6 and ran at 2.90x against w8's
+// 3.30-3.33x (H 8 k 8), 3 alternating runs (docs/PERF.md); not understood.
+// k = 12 and 16 here spill or need 239 registers (1.52-1.62x, 2.95x).
+template <int Warps, int Planes, int MinBlocks = 1, int Ahead = 1>
+struct RowVectorTrapezoidPolicy {
+  static constexpr int threads_x = 32, warps = Warps, threads = 32 * Warps;
+  static constexpr int planes = Planes, min_blocks = MinBlocks, ahead = Ahead;
+};
+struct RowVectorTrapezoidDefaultPolicy {
+  using type = RowVectorTrapezoidPolicy<8, 256, 2, 2>;
+};
+inline constexpr int row_vector_trapezoid_max_k = 8;
+
 constexpr bool register_trapezoid_takes(int dims, int k) {
   return dims == 3 ? k >= 2 && k <= 6 : dims == 2 && k >= 2 && (k <= 8 || k == 12 || k == 16);
 }

@@ -19,6 +19,7 @@
 #include "kernel_policy.hpp"
 #include "plane_register_kernel.cuh"
 #include "plane_register_trapezoid_kernel.cuh"
+#include "row_vector_trapezoid_kernel.cuh"
 #include "vector_trapezoid_kernel.cuh"
 #include "plane_stream_kernel.cuh"
 #include "plane_trapezoid_kernel.cuh"
@@ -314,6 +315,29 @@ void launch_vector_trapezoid_k(const S& stencil, const typename S::value_type* i
   TRAPEZE_CUDA_CHECK_LAUNCH("vector_trapezoid_kernel");
 }
 
+// One launch of the 16-byte 2-D trapezoid for K = g.steps steps over g's region.
+template <Stencil S, typename Policy, int K>
+void launch_row_vector_trapezoid_k(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
+                                   const LaunchGeometry& g, typename S::value_type outside, cudaStream_t stream) {
+  using Shape = RowVectorTrapezoidShape<S, Policy, K>;
+  const int width = g.region_hi[0] - vector_trapezoid_first_x(g.region_lo[0], K);
+  const int rows = g.region_hi[1] - g.region_lo[1];
+  if (g.region_hi[0] <= g.region_lo[0] || rows <= 0) return;
+  const long long tiles = (width + Shape::tile_x - 1) / Shape::tile_x;
+  const auto blocks_x = static_cast<unsigned>((tiles + Policy::warps - 1) / Policy::warps);
+  auto* kernel = &row_vector_trapezoid_kernel<S, Policy, K>;
+  const LaunchGeometry split =
+      with_walk_split(g, kernel, Policy::threads, 0, blocks_x, rows, Policy::planes, 2 * Shape::ry * K);
+  const dim3 blocks(blocks_x, static_cast<unsigned>((rows + split.walk_planes - 1) / split.walk_planes), 1);
+  kernel<<<blocks, dim3(Policy::threads_x, Policy::warps), 0, stream>>>(stencil, in, out, split, outside);
+  TRAPEZE_CUDA_CHECK_LAUNCH("row_vector_trapezoid_kernel");
+}
+
+template <Stencil S, int K>
+constexpr bool row_vector_trapezoid_usable() {
+  return K <= row_vector_trapezoid_max_k && RowVectorTrapezoidShape<S, RowVectorTrapezoidDefaultPolicy::type, K>::usable;
+}
+
 template <Stencil S, int K>
 constexpr bool vector_trapezoid_usable() {
   using Shape = VectorTrapezoidShape<S, VectorTrapezoidDefaultPolicy::type, K>;
@@ -345,6 +369,13 @@ bool launch_register_trapezoid(const S& stencil, const typename S::value_type* i
       if constexpr (vector_trapezoid_usable<S, K>()) {
         if (vector_step_fits(g, in, out)) {
           launch_vector_trapezoid_k<S, VectorTrapezoidDefaultPolicy::type, K>(stencil, in, out, g, outside, stream);
+          return true;
+        }
+      }
+      // 2-D star stencils of 4-byte cells likewise, up to row_vector_trapezoid_max_k.
+      if constexpr (row_vector_trapezoid_usable<S, K>()) {
+        if (vector_step_fits(g, in, out)) {
+          launch_row_vector_trapezoid_k<S, RowVectorTrapezoidDefaultPolicy::type, K>(stencil, in, out, g, outside, stream);
           return true;
         }
       }
