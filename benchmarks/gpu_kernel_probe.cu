@@ -379,12 +379,13 @@ Variant vector_trapezoid(const char* stencil, const char* policy, const Domain& 
   return v;
 }
 
-// The 16-byte trapezoid against the scalar register trapezoid (itself checked
-// against k single steps above and in the GPU tests) on the same buffers, K
-// steps a launch. Periodic: the domain is the whole buffer, as the runtime
+// A K-step launch against the scalar register trapezoid (itself checked
+// against k single steps above and in the GPU tests) on the same buffers
+// under a boundary. Periodic: the domain is the whole buffer, as the runtime
 // makes it, and the ghost must be at least K wide.
-template <typename S, typename Policy, int K>
-long long vector_trapezoid_differences(const Domain& pitched, trapeze::BoundaryKind boundary) {
+template <typename S, int K, typename Launch>
+long long against_register_trapezoid(const Domain& pitched, trapeze::BoundaryKind boundary, unsigned seed, Launch launch,
+                                     const S& stencil = S{}, const typename S::value_type* constants = nullptr) {
   using T = typename S::value_type;
   LaunchGeometry g = pitched.geometry(K);
   g.boundary = static_cast<int>(boundary);
@@ -394,11 +395,19 @@ long long vector_trapezoid_differences(const Domain& pitched, trapeze::BoundaryK
   const T outside = 0.375f;
   using Scalar = trapeze::cuda::RegisterTrapezoidPolicyOf<S>;
   return launches_differ<T>(
-      pitched, 17,
-      [&](const T* in, T* out) { trapeze::cuda::launch_vector_trapezoid_k<S, Policy, K>(S{}, in, out, g, outside, nullptr); },
+      pitched, seed, [&](const T* in, T* out) { launch(in, out, g, outside); },
       [&](const T* in, T* out) {
-        trapeze::cuda::launch_register_trapezoid_k<S, Scalar, K>(S{}, in, out, nullptr, g, outside, nullptr);
+        trapeze::cuda::launch_register_trapezoid_k<S, Scalar, K>(stencil, in, out, constants, g, outside, nullptr);
       });
+}
+
+// The 16-byte 3-D trapezoid against it.
+template <typename S, typename Policy, int K>
+long long vector_trapezoid_differences(const Domain& pitched, trapeze::BoundaryKind boundary) {
+  using T = typename S::value_type;
+  return against_register_trapezoid<S, K>(pitched, boundary, 17, [](const T* in, T* out, const LaunchGeometry& g, T outside) {
+    trapeze::cuda::launch_vector_trapezoid_k<S, Policy, K>(S{}, in, out, g, outside, nullptr);
+  });
 }
 
 // The 16-byte 2-D trapezoid (row_vector_trapezoid_kernel.cuh) under a
@@ -409,30 +418,53 @@ Variant row_vector_trapezoid(const char* stencil, const char* policy, const Doma
   const LaunchGeometry g = pitched.geometry(K);
   Variant v{stencil, "row-vec-trapezoid", policy, K, pitched.cells(), [g](const void* in, void* out) {
               trapeze::cuda::launch_row_vector_trapezoid_k<S, Policy, K>(S{}, static_cast<const T*>(in),
-                                                                         static_cast<T*>(out), g, T{}, nullptr);
+                                                                         static_cast<T*>(out), nullptr, g, T{}, nullptr);
             }};
   v.elements = pitched.elements();
   return v;
 }
 
-// The 16-byte 2-D trapezoid against the scalar register trapezoid on the
-// same buffers, as vector_trapezoid_differences does in 3-D.
+// The 16-byte 2-D trapezoid against it.
 template <typename S, typename Policy, int K>
 long long row_vector_trapezoid_differences(const Domain& pitched, trapeze::BoundaryKind boundary) {
   using T = typename S::value_type;
-  LaunchGeometry g = pitched.geometry(K);
-  g.boundary = static_cast<int>(boundary);
-  if (boundary == trapeze::BoundaryKind::periodic) {
-    for (int d = 0; d < 3; ++d) g.inside_lo[d] = 0, g.inside_hi[d] = g.padded[d];
-  }
-  const T outside = 0.375f;
-  using Scalar = trapeze::cuda::RegisterTrapezoidPolicyOf<S>;
-  return launches_differ<T>(
-      pitched, 19,
-      [&](const T* in, T* out) { trapeze::cuda::launch_row_vector_trapezoid_k<S, Policy, K>(S{}, in, out, g, outside, nullptr); },
-      [&](const T* in, T* out) {
-        trapeze::cuda::launch_register_trapezoid_k<S, Scalar, K>(S{}, in, out, nullptr, g, outside, nullptr);
-      });
+  return against_register_trapezoid<S, K>(pitched, boundary, 19, [](const T* in, T* out, const LaunchGeometry& g, T outside) {
+    trapeze::cuda::launch_row_vector_trapezoid_k<S, Policy, K>(S{}, in, out, nullptr, g, outside, nullptr);
+  });
+}
+
+// HotSpot through the 16-byte 2-D trapezoid, its power map (random, the
+// pitched domain's cells) read at each step: throughput, and the cells that
+// differ from the register trapezoid (power in registers) under a boundary.
+template <typename Policy, int K>
+Variant hotspot_row_vector_trapezoid(const char* policy, const Domain& pitched, const float* power) {
+  const LaunchGeometry g = pitched.geometry(K);
+  const apps::Hotspot stencil{apps::Hotspot::for_grid(pitched.n[1], pitched.n[0])};
+  Variant v{"hotspot", "row-vec-trapezoid", policy, K, pitched.cells(), [g, stencil, power](const void* in, void* out) {
+              trapeze::cuda::launch_row_vector_trapezoid_k<apps::Hotspot, Policy, K>(
+                  stencil, static_cast<const float*>(in), static_cast<float*>(out), power, g, 0.0f, nullptr);
+            }};
+  v.elements = pitched.elements();
+  v.check_against_default = false;
+  v.cell_bytes = 12;
+  return v;
+}
+template <typename Policy, int K>
+long long hotspot_row_vector_differences(const Domain& pitched, trapeze::BoundaryKind boundary) {
+  const apps::Hotspot stencil{apps::Hotspot::for_grid(pitched.n[1], pitched.n[0])};
+  const auto count = static_cast<std::size_t>(pitched.elements());
+  std::vector<float> host(count);
+  std::mt19937 engine(23);
+  for (auto& v : host) v = std::uniform_real_distribution<float>(0.0f, 1.0f)(engine);
+  bench::DeviceBuffer<float> power(count);
+  TRAPEZE_CUDA_CHECK(cudaMemcpy(power.data, host.data(), count * sizeof(float), cudaMemcpyHostToDevice));
+  const float* p = power.data;
+  return against_register_trapezoid<apps::Hotspot, K>(
+      pitched, boundary, 29,
+      [&](const float* in, float* out, const LaunchGeometry& g, float outside) {
+        trapeze::cuda::launch_row_vector_trapezoid_k<apps::Hotspot, Policy, K>(stencil, in, out, p, g, outside, nullptr);
+      },
+      stencil, p);
 }
 
 template <typename S, typename Policy>
@@ -638,6 +670,20 @@ int main(int argc, char** argv) {
   for (int k : {8, 12, 16}) {
     variants_hotspot.push_back(hotspot_variant<apps::Hotspot>("reg-trapezoid", "power in registers", square, k, power.data));
     variants_hotspot.push_back(hotspot_variant<HotspotPowerFromMemory>("reg-trapezoid", "power from memory", square, k, power.data));
+  }
+  // The 16-byte 2-D trapezoid with the power map read a group a step (not
+  // yet taken by the runtime), on the tiles' rows (16388 apart).
+  {
+    const Domain square_tiles{{16384, 16384, 1}, {2, 1, 0}};
+    using RV = trapeze::cuda::RowVectorTrapezoidDefaultPolicy::type;
+    variants_hotspot.push_back(hotspot_row_vector_trapezoid<RV, 4>("default, power from memory", square_tiles, power.data));
+    variants_hotspot.push_back(hotspot_row_vector_trapezoid<RV, 6>("default, power from memory", square_tiles, power.data));
+    variants_hotspot.push_back(hotspot_row_vector_trapezoid<RV, 8>("default, power from memory", square_tiles, power.data));
+    // The default spills at k = 6 and 8 here (ptxas: 60 and 200 bytes under 128 registers).
+    using trapeze::cuda::RowVectorTrapezoidPolicy;
+    variants_hotspot.push_back(hotspot_row_vector_trapezoid<RowVectorTrapezoidPolicy<8, 256, 1, 2>, 8>("w8 p256 b1 a2, power from memory", square_tiles, power.data));
+    variants_hotspot.push_back(hotspot_row_vector_trapezoid<RowVectorTrapezoidPolicy<8, 256, 2, 1>, 8>("w8 p256 b2 a1, power from memory", square_tiles, power.data));
+    variants_hotspot.push_back(hotspot_row_vector_trapezoid<RowVectorTrapezoidPolicy<8, 256, 1, 2>, 6>("w8 p256 b1 a2, power from memory", square_tiles, power.data));
   }
   // 3-D: the single step, the box trapezoid, and the plane trapezoid's box and threads against k.
   variants3.push_back(plane_stream<J3, trapeze::cuda::PlaneStreamPolicyOf<J3>>("jacobi3d", "default", cube));
@@ -966,6 +1012,14 @@ int main(int argc, char** argv) {
                 row_vector_trapezoid_differences<J2, Narrow, 7>(odd, BoundaryKind::clamp),
                 row_vector_trapezoid_differences<J2, Narrow, 7>(odd, BoundaryKind::constant),
                 row_vector_trapezoid_differences<J2, Narrow, 7>(odd_wide, BoundaryKind::periodic));
+    std::printf("hotspot row-vec-trapezoid against reg-trapezoid, cells that differ: 4099x1031 k2 clamp %lld, k3 constant %lld, "
+                "k8 clamp %lld, constant %lld; ghost 8 periodic k8 %lld; w4 p64 b4 a1 k5 clamp %lld\n",
+                hotspot_row_vector_differences<Default, 2>(odd, BoundaryKind::clamp),
+                hotspot_row_vector_differences<Default, 3>(odd, BoundaryKind::constant),
+                hotspot_row_vector_differences<Default, 8>(odd, BoundaryKind::clamp),
+                hotspot_row_vector_differences<Default, 8>(odd, BoundaryKind::constant),
+                hotspot_row_vector_differences<Default, 8>(odd_wide, BoundaryKind::periodic),
+                hotspot_row_vector_differences<Narrow, 5>(odd, BoundaryKind::clamp));
   }
   std::printf("kernels alone, copy bandwidth %.2f TB/s, roofline %.1f G cell updates/s (8 B per cell; life 2 B), %d rounds\n",
               bandwidth / 1e12, roofline / 1e9, rounds);

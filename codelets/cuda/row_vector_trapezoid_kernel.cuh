@@ -47,15 +47,20 @@ struct RowVectorTrapezoidShape {
   // Boxes start at multiples of 4 cells: the tile across x is too.
   static constexpr int tile_x = (box_x - 2 * rx * K) / 4 * 4;
   static constexpr int depth = 2 * ry + 1;  // rows per step in registers
+  // A read-only field read at the cell only (HotSpot's power map) is loaded
+  // a group a step from device memory (L1 holds the rows the K steps share).
+  static constexpr bool constant = constant_fields_of<S> == 1;
   static constexpr bool usable = S::dims == 2 && sizeof(T) == 4 && S::shape.kind == ShapeKind::star && rx == 1 &&
-                                 ry == 1 && updated_fields_of<S> == 1 && constant_fields_of<S> == 0 && K >= 2 &&
+                                 ry == 1 && updated_fields_of<S> == 1 &&
+                                 (constant_fields_of<S> == 0 || (constant && constants_at_cell_only_of<S>)) && K >= 2 &&
                                  tile_x > 0;
 };
 
 template <Stencil S, typename P, int K>
 __global__ void __launch_bounds__(P::threads, P::min_blocks)
     row_vector_trapezoid_kernel(S stencil, const typename S::value_type* __restrict__ in,
-                                typename S::value_type* __restrict__ out, LaunchGeometry g,
+                                typename S::value_type* __restrict__ out,
+                                const typename S::value_type* __restrict__ constants, LaunchGeometry g,
                                 typename S::value_type outside) {
   using T = typename S::value_type;
   using Shape = RowVectorTrapezoidShape<S, P, K>;
@@ -151,6 +156,11 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
       }
       if (computed) {
         const Quad<T>& here = queue[s - 1][ry];
+        Quad<T> constant_values{};
+        if constexpr (Shape::constant) {
+          const T* const plane = constants + (g.constant_planes > 1 ? step : 0) * g.padded_cells;  // a plane a step, or one
+          constant_values = *reinterpret_cast<const Quad<T>*>(plane + clamp_to(p, 0, g.padded[1]) * stride_y + loaded_x);
+        }
         const T from_left = __shfl_up_sync(warp, here.v[3], 1), from_right = __shfl_down_sync(warp, here.v[0], 1);
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
@@ -167,7 +177,8 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
           for (int dy = -ry; dy <= ry; ++dy) window[(dy + ry) * wx + 1] = queue[s - 1][ry + dy].v[c];
           window[centre - 1] = left;
           window[centre + 1] = right;
-          const Neighbourhood<T> n{window + centre, wx, wx * wy, box, nullptr, 0, step, g.padded[0], 0};
+          const T* const at_cell = Shape::constant ? &constant_values.v[c] : nullptr;
+          const Neighbourhood<T> n{window + centre, wx, wx * wy, box, at_cell, 1, step, 0, 0};
           values.v[c] = update_values(stencil, n)[0];
         }
       }
