@@ -164,12 +164,9 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
         const T from_left = __shfl_up_sync(warp, here.v[3], 1), from_right = __shfl_down_sync(warp, here.v[0], 1);
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
-          T left = c > 0 ? here.v[c - 1] : from_left, right = c < 3 ? here.v[c + 1] : from_right;
           const T own = constant_boundary ? outside : here.v[c];
-          if constexpr (check_x) {
-            left = c == left_edge ? own : left;
-            right = c == right_edge ? own : right;
-          }
+          T left, right;
+          quad_x_neighbours<check_x>(here, from_left, from_right, c, left_edge, right_edge, own, left, right);
           T window[box];
 #pragma unroll
           for (int i = 0; i < box; ++i) window[i] = T{};  // a star reads no diagonal

@@ -70,6 +70,23 @@ struct VectorTrapezoidShape {
 // c <= lo with c - rx*K a multiple of 4 (so every box starts a 16-byte group).
 __host__ __device__ inline int vector_trapezoid_first_x(int lo, int offset) { return lo - ((lo - offset) & 3); }
 
+// Cell c's x neighbours in a lane's group of 4 (both 16-byte trapezoids,
+// here and row_vector_trapezoid_kernel.cuh): the group's own cells, or across
+// its edges the next lanes' (from_left, from_right: shuffles by the whole
+// warp). With CheckX a cell at the domain's edge (c == left_edge or
+// right_edge) takes `own` (itself under clamp, the constant) for the
+// neighbour outside.
+template <bool CheckX, typename T>
+__device__ __forceinline__ void quad_x_neighbours(const Quad<T>& here, T from_left, T from_right, int c, int left_edge,
+                                                  int right_edge, T own, T& left, T& right) {
+  left = c > 0 ? here.v[c - 1] : from_left;
+  right = c < 3 ? here.v[c + 1] : from_right;
+  if constexpr (CheckX) {
+    left = c == left_edge ? own : left;
+    right = c == right_edge ? own : right;
+  }
+}
+
 template <Stencil S, typename P, int K>
 __global__ void __launch_bounds__(P::threads, P::min_blocks)
     vector_trapezoid_kernel(S stencil, const typename S::value_type* __restrict__ in,
@@ -228,14 +245,11 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
           const T from_left = __shfl_up_sync(warp, here.v[3], 1), from_right = __shfl_down_sync(warp, here.v[0], 1);
 #pragma unroll
           for (int c = 0; c < 4; ++c) {
-            T left = c > 0 ? here.v[c - 1] : from_left, right = c < 3 ? here.v[c + 1] : from_right;
             T up = up_row.v[c], down = down_row.v[c];
             // A cell at the domain's edge takes its outside neighbour from itself (clamp) or the constant.
             const T own = constant_boundary ? outside : here.v[c];
-            if constexpr (check_x) {
-              left = c == left_edge ? own : left;
-              right = c == right_edge ? own : right;
-            }
+            T left, right;
+            quad_x_neighbours<check_x>(here, from_left, from_right, c, left_edge, right_edge, own, left, right);
             if constexpr (check_yz) {
               up = j == up_edge ? own : up;
               down = j == down_edge ? own : down;
