@@ -122,6 +122,10 @@ TEST(GpuEquality, TrapezoidsOnRowsOfFourCells2D) {
                                                {Heights{2, 2}, Heights{3, 3}, Heights{5, 5}, Heights{8, 8}, Heights{16, 8},
                                                 Heights{7, 4}, Heights{12, 12}},
                                                11));
+  // HotSpot: the power map read at the cell, a 16-byte load a group and step.
+  run_cases(apps::Hotspot::for_grid(517, 1022),
+            gpu_cases({1022, 517, 1}, {Extent{1022, 517, 1}, Extent{150, 70, 1}},
+                      {Heights{2, 2}, Heights{3, 3}, Heights{8, 8}, Heights{16, 8}, Heights{7, 4}}, 7));
 }
 // Box stencils wider than Life's 3x3 (5x5 and 3x5): the box trapezoid's ghost
 // zone of r*k per side with radii of 2, every boundary, tiles that divide nothing.

@@ -219,6 +219,11 @@ inline constexpr int vector_trapezoid_max_k = 4;
 // its build's height model chose H 12 k 6 and ran at 2.90x against w8's
 // 3.30-3.33x (H 8 k 8), 3 alternating runs (docs/PERF.md); not understood.
 // k = 12 and 16 here spill or need 239 registers (1.52-1.62x, 2.95x).
+// HotSpot (its power map loaded a group a step) under the default: 2.05x at
+// k = 6, 1.98x at k = 8 (ptxas spills 60 and 200 bytes a thread at 128
+// registers); at one block a multiprocessor it spills nothing and ran slower,
+// 1.56x and 1.69x, and through the runtime 1.66x against the default's 1.98x
+// (H200, 2026-11-29, docs/PERF.md).
 template <int Warps, int Planes, int MinBlocks = 1, int Ahead = 1>
 struct RowVectorTrapezoidPolicy {
   static constexpr int threads_x = 32, warps = Warps, threads = 32 * Warps;

@@ -14,6 +14,9 @@
 // the single-step roofline at k = 8 against the register trapezoid's 1.47x
 // at k = 8 and 1.64x at k = 16; through the runtime jacobi2d's automatic
 // heights ran 2.07-2.09x faster (3.31-3.34x the roofline, docs/PERF.md).
+// HotSpot's power map, read at the cell only, is loaded a group a step from
+// device memory (L1 holds the K rows in flight): its automatic heights ran
+// at 1.97-1.98x against the register trapezoid's 1.40x (H200, 2026-11-29).
 //
 // The walk: at iteration t a warp loads input row t, and step s (1..K)
 // computes row t - s*ry from step s - 1, whose rows p - ry .. p + ry the lane

@@ -203,7 +203,7 @@ void launch_single_step(const S& stencil, const typename S::value_type* in, type
   } else {
     // 2-D rows a multiple of 4 cells apart take 16-byte accesses (vector_step_kernel.cuh).
     if constexpr (VectorStepShape<S>::usable) {
-      if (vector_step_fits(g, in, out)) return launch_vector_step(stencil, in, out, constants, g, outside, stream);
+      if (vector_step_fits(g, in, out, constants)) return launch_vector_step(stencil, in, out, constants, g, outside, stream);
     }
     launch_register_step(stencil, in, out, constants, g, outside, stream);
   }
@@ -334,13 +334,9 @@ void launch_row_vector_trapezoid_k(const S& stencil, const typename S::value_typ
   TRAPEZE_CUDA_CHECK_LAUNCH("row_vector_trapezoid_kernel");
 }
 
-// Stencils with a read-only field (HotSpot) stay with the register trapezoid
-// until the kernel's path for them has run on a GPU (gpu_kernel_probe's
-// hotspot variants and checks; not yet, 2026-11-29).
 template <Stencil S, int K>
 constexpr bool row_vector_trapezoid_usable() {
-  return K <= row_vector_trapezoid_max_k && constant_fields_of<S> == 0 &&
-         RowVectorTrapezoidShape<S, RowVectorTrapezoidDefaultPolicy::type, K>::usable;
+  return K <= row_vector_trapezoid_max_k && RowVectorTrapezoidShape<S, RowVectorTrapezoidDefaultPolicy::type, K>::usable;
 }
 
 template <Stencil S, int K>
@@ -379,7 +375,7 @@ bool launch_register_trapezoid(const S& stencil, const typename S::value_type* i
       }
       // 2-D star stencils of 4-byte cells likewise, up to row_vector_trapezoid_max_k.
       if constexpr (row_vector_trapezoid_usable<S, K>()) {
-        if (vector_step_fits(g, in, out)) {
+        if (vector_step_fits(g, in, out, constants)) {
           launch_row_vector_trapezoid_k<S, RowVectorTrapezoidDefaultPolicy::type, K>(stencil, in, out, constants, g, outside,
                                                                                      stream);
           return true;

@@ -85,11 +85,12 @@ __device__ inline void store_group(typename S::value_type* row, int x0, const La
 }
 
 // Whether the launch's buffers allow 16-byte accesses: rows a multiple of 4
-// cells apart (so fields, planes and buffers too) and 16-byte aligned pointers.
+// cells apart (so fields, planes and buffers too) and 16-byte aligned pointers
+// (the read-only fields' too, where the kernel loads them 16 bytes at a time).
 template <typename T>
-bool vector_step_fits(const LaunchGeometry& g, const T* in, const T* out) {
+bool vector_step_fits(const LaunchGeometry& g, const T* in, const T* out, const T* constants = nullptr) {
   const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  return g.padded[0] % 4 == 0 && aligned(in) && aligned(out);
+  return g.padded[0] % 4 == 0 && aligned(in) && aligned(out) && aligned(constants);
 }
 
 template <Stencil S, int Rows = default_vector_step_rows<S>>
