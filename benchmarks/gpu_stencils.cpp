@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> only;
   int rounds = 5;
   bool plain_only = false;
-  trapeze::Index side_2d = 16384;
+  trapeze::Index side_2d = 16384, side_3d = 1024;
   int compared_tiles = 0, auto_compared_tiles = 0;
   trapeze::Index pathfinder_columns = trapeze::Index{4} << 20, pathfinder_steps = 64;
   cli.add_option("--json-out", json_out, "the table as JSON")->capture_default_str();
@@ -232,6 +232,12 @@ int main(int argc, char** argv) {
   cli.add_option("--side-2d", side_2d, "jacobi2d's and hotspot's square side (the issue asks for the largest that fits comfortably)")
       ->capture_default_str()
       ->check(CLI::Range(trapeze::Index{64}, trapeze::Index{65536}));
+  // 1024^3, not the largest cube an H200 holds (2016^3): on an H200 the
+  // automatic heights ran at 1.52x the roofline there, 1.64x at 1536^3 and
+  // 1.16x at 512^3 (docs/PERF.md, 2026-11-29), and the sweep stays near a minute.
+  cli.add_option("--side-3d", side_3d, "jacobi3d's cube side (the issue asks for the largest cube; the host holds two copies, the GPU two)")
+      ->capture_default_str()
+      ->check(CLI::Range(trapeze::Index{16}, trapeze::Index{2048}));
   cli.add_option("--pathfinder-columns", pathfinder_columns,
                  "pathfinder's row length (a step moves 12 bytes a column, so a short row makes a short step)")
       ->capture_default_str()
@@ -267,7 +273,7 @@ int main(int argc, char** argv) {
       fill_fast(jacobi2d->updated(), 1, 0, 1);
     }
     if (wanted("jacobi3d")) {
-      jacobi3d.emplace(trapeze::Extent{512, 512, 512}, 3, 1);
+      jacobi3d.emplace(trapeze::Extent{side_3d, side_3d, side_3d}, 3, 1);
       fill_fast(jacobi3d->updated(), 2, 0, 1);
     }
     if (wanted("hotspot")) {

@@ -16,7 +16,7 @@ if [[ " $parts " == *" tests "* ]]; then
   grep -E "^\[  (PASSED|FAILED|SKIPPED) |ERROR SUMMARY|RACECHECK SUMMARY|Failure|compute-sanitizer" "$out/gpu_tests.log" | head -30
 fi
 if [[ " $parts " == *" bench "* ]]; then
-  (cd "$out" && timeout "${BENCH_TIMEOUT:-420}" "$bundle/run.sh" gpu_stencils --json-out "$out/gpu_stencils.json" ${BENCH_ARGS:-}) \
+  (cd "$out" && timeout "${BENCH_TIMEOUT:-540}" "$bundle/run.sh" gpu_stencils --json-out "$out/gpu_stencils.json" ${BENCH_ARGS:-}) \
     >"$out/gpu_stencils.txt" 2>"$out/gpu_stencils.err"
   rc=$?; [ $rc = 0 ] || { status=1; echo "gpu_stencils: exit $rc"; tail -5 "$out/gpu_stencils.err"; }
   cat "$out/gpu_stencils.txt"
