@@ -750,6 +750,19 @@ int main(int argc, char** argv) {
   vp_on(VectorPlanePolicy<1, 4, 4, 4, 1, true>{}, "w1x4 r4 p4 window, rows 528 apart", cube_sixteens);
   vp_on(VectorPlanePolicy<1, 4, 2, 1>{}, "w1x4 r2 p1, rows 528 apart", cube_sixteens);
   vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true>{}, "w1x4 r3 p4 window, rows 576 apart", cube_lines);
+  // The launch in bands of rows of blocks, each band through all its plane
+  // groups (VectorPlanePolicy's YBand), against the default order, at 512^3
+  // and 1024^3 (rows 1040 apart: the tiles' at 1024 cells across), where
+  // the plane a group shares with the next is read again a whole group of
+  // planes later (43 MB of traffic, against a 50 MB L2; 11 MB at 512^3).
+  vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true, 4>{}, "w1x4 r3 p4 window band 4, rows 528 apart", cube_sixteens);
+  vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true, 8>{}, "w1x4 r3 p4 window band 8, rows 528 apart", cube_sixteens);
+  const Domain cube_1024{{1024, 1024, 1024}, {8, 1, 1}};
+  vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true>{}, "w1x4 r3 p4 window, 1024^3", cube_1024);
+  vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true, 2>{}, "w1x4 r3 p4 window band 2, 1024^3", cube_1024);
+  vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true, 4>{}, "w1x4 r3 p4 window band 4, 1024^3", cube_1024);
+  vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true, 8>{}, "w1x4 r3 p4 window band 8, 1024^3", cube_1024);
+  vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true, 16>{}, "w1x4 r3 p4 window band 16, 1024^3", cube_1024);
   // Ceilings: a float4 copy walking z as the 16-byte step does, and one plane a thread.
   variants3.push_back(copy_planes_variant<8, 32>("float4, 32 planes a thread", cube_pitched));
   variants3.push_back(copy_planes_variant<8, 1>("float4, 1 plane a thread", cube_pitched));
@@ -931,6 +944,16 @@ int main(int argc, char** argv) {
     using Small = trapeze::cuda::VectorPlanePolicy<1, 4, 1, 4, 4>;
     using Window = trapeze::cuda::VectorPlanePolicy<1, 4, 4, 4, 1, true>;
     using WindowOdd = trapeze::cuda::VectorPlanePolicy<1, 2, 3, 3, 1, true>;
+    using Banded = trapeze::cuda::VectorPlanePolicy<1, 4, 3, 4, 1, true, 4>;
+    using BandedOdd = trapeze::cuda::VectorPlanePolicy<1, 2, 3, 3, 1, true, 3>;
+    std::printf("vector-plane window in bands against plane-register, cells that differ: band 4 512^3 clamp %lld; "
+                "257x131x67 (a last band of 3 rows of blocks) clamp %lld, constant %lld, periodic %lld; "
+                "w1x2 r3 p3 band 3 257x131x67 clamp %lld\n",
+                vector_plane_differences<J3, Banded>(cube_sixteens, BoundaryKind::clamp),
+                vector_plane_differences<J3, Banded>(odd, BoundaryKind::clamp),
+                vector_plane_differences<J3, Banded>(odd, BoundaryKind::constant),
+                vector_plane_differences<J3, Banded>(odd, BoundaryKind::periodic),
+                vector_plane_differences<J3, BandedOdd>(odd, BoundaryKind::clamp));
     std::printf("vector-plane window on rows 528 apart against plane-register, cells that differ: r3 p4 clamp %lld, "
                 "constant %lld, periodic %lld\n",
                 vector_plane_differences<J3, Default>(cube_sixteens, BoundaryKind::clamp),

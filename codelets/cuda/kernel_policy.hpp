@@ -126,15 +126,20 @@ struct PlaneRegisterPolicyFor {
 
 // The 16-byte 3-D single step's policy (vector_plane_kernel.cuh): warps
 // across x (30 groups of 4 cells each), threads across y, rows of y a thread,
-// planes of z a thread updates, blocks per multiprocessor, and whether a
+// planes of z a thread updates, blocks per multiprocessor, whether a
 // thread loads its whole window at once (all its planes and the planes and
-// rows around them) or walks its planes with one plane in flight.
-template <int WarpsX, int ThreadsY, int Rows, int Planes, int MinBlocks = 1, bool Window = false>
+// rows around them) or walks its planes with one plane in flight, and the
+// launch's order: YBand 0 runs the blocks along x, then y, then z; YBand B
+// runs bands of B rows of blocks through all their planes, one band after
+// the other (a plane two blocks share is read again a band's planes later,
+// not a whole plane group later: see vector_plane_kernel.cuh).
+template <int WarpsX, int ThreadsY, int Rows, int Planes, int MinBlocks = 1, bool Window = false, int YBand = 0>
 struct VectorPlanePolicy {
   static constexpr int warps_x = WarpsX, threads_x = 32 * WarpsX, threads_y = ThreadsY;
   static constexpr int threads = threads_x * ThreadsY;
   static constexpr int rows = Rows, planes = Planes, min_blocks = MinBlocks;
   static constexpr bool window = Window;
+  static constexpr int y_band = YBand;
 };
 
 // 4 rows of threads a block, each thread 3 rows of 4 planes loaded at once.

@@ -171,9 +171,14 @@ void launch_vector_plane(const S& stencil, const typename S::value_type* in, typ
   const int groups = (g.region_hi[0] + 3) / 4 - g.region_lo[0] / 4;
   const int rows = g.region_hi[1] - g.region_lo[1], planes = g.region_hi[2] - g.region_lo[2];
   if (groups <= 0 || rows <= 0 || planes <= 0) return;
-  const dim3 blocks(static_cast<unsigned>((groups + Shape::block_groups - 1) / Shape::block_groups),
-                    static_cast<unsigned>((rows + Shape::block_rows - 1) / Shape::block_rows),
-                    static_cast<unsigned>((planes + Policy::planes - 1) / Policy::planes));
+  const unsigned blocks_y = static_cast<unsigned>((rows + Shape::block_rows - 1) / Shape::block_rows);
+  const unsigned plane_groups = static_cast<unsigned>((planes + Policy::planes - 1) / Policy::planes);
+  dim3 blocks(static_cast<unsigned>((groups + Shape::block_groups - 1) / Shape::block_groups), blocks_y, plane_groups);
+  if constexpr (Policy::y_band > 0) {  // bands of y_band rows of blocks, each through all its plane groups
+    constexpr unsigned band = Policy::y_band;
+    blocks.y = band * plane_groups;
+    blocks.z = (blocks_y + band - 1) / band;
+  }
   vector_plane_kernel<S, Policy><<<blocks, dim3(Policy::threads_x, Policy::threads_y), 0, stream>>>(stencil, in, out,
                                                                                                    constants, g, outside);
   TRAPEZE_CUDA_CHECK_LAUNCH("vector_plane_kernel");

@@ -46,6 +46,18 @@
 // and rows traded between a block's warps (0.48-0.87, docs/PERF.md,
 // 2026-11-27).
 //
+// The launch's order. Blocks run along x, then y, then plane groups, so the
+// planes two groups share (the last a group updates and the first the next
+// reads around it, and the reverse) are read again about ten planes of
+// traffic later: 11 MB at 512^3, 43 MB at 1024^3, 96 MB at 1536^3 (rows 16
+// cells wider). Past the L2 (50 MB on an H200) they come from DRAM twice, 1.5
+// reads a cell for windows of 4 planes; jacobi3d's plain single-step loop
+// ran at 0.89, 0.81 and 0.78 of the roofline at those sizes (docs/PERF.md,
+// 2026-11-29). A policy's YBand runs bands of rows of blocks through all
+// their plane groups instead, so only the rows between bands are read twice;
+// gpu_kernel_probe measures it ("band" variants), the default does not take
+// it until then.
+//
 // Boundaries cost what the interior costs. Rows and planes are loaded at
 // clamped positions, or replaced by the constant, which are the values the
 // scalar kernels read there. In a row past the domain's edge each cell takes
@@ -101,9 +113,15 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
   // Lanes past the buffer's row load its first or last group instead (never committed, never read as a neighbour of a committed cell).
   const int loaded_x = 4 * min(max(group, 0), groups_in_row - 1);
   const bool commits = lane >= 1 && lane <= Shape::committed_groups && x0 < g.region_hi[0] && x0 + 4 > g.region_lo[0];
-  const int y0 = g.region_lo[1] + (static_cast<int>(blockIdx.y) * P::threads_y + static_cast<int>(threadIdx.y)) * rows;
+  // The block's row of blocks and plane group: blockIdx.y and .z, or in
+  // bands of P::y_band rows of blocks (launch_vector_plane's grid: x, the
+  // band's rows under each plane group, bands).
+  const int block_y = P::y_band == 0 ? static_cast<int>(blockIdx.y)
+                                     : static_cast<int>(blockIdx.z) * P::y_band + static_cast<int>(blockIdx.y) % P::y_band;
+  const int block_z = P::y_band == 0 ? static_cast<int>(blockIdx.z) : static_cast<int>(blockIdx.y) / P::y_band;
+  const int y0 = g.region_lo[1] + (block_y * P::threads_y + static_cast<int>(threadIdx.y)) * rows;
   if (y0 >= g.region_hi[1]) return;  // the whole warp: its threads share threadIdx.y
-  const int z_begin = g.region_lo[2] + static_cast<int>(blockIdx.z) * P::planes;
+  const int z_begin = g.region_lo[2] + block_z * P::planes;
   const int z_end = min(z_begin + P::planes, g.region_hi[2]);
   const long long stride_z = static_cast<long long>(g.padded[0]) * g.padded[1];
   const bool constant_boundary = g.boundary == static_cast<int>(BoundaryKind::constant);
