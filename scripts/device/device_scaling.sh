@@ -159,8 +159,12 @@ for v, reports in by.items():
                    speedup=speedup, whole_speedup=whole(base) / whole(v) * (cells / base_cells if base in by else float("nan")),
                    efficiency=speedup / g)
         dims = 2 if app == "jacobi2d" else 3
-        model = scaling_model.predict(app, g, cells ** (1 / dims) if kind == "weak" else int(r["size"].split("x")[0]),
-                                      r["height"], r["kernel_height"], rate=one_rate) if one_rate else None
+        # The runtime's cut: slabs along the slowest dimension, one a GPU
+        # (end GPUs send one strip, middle ones two); ranks through mailboxes.
+        extent = tuple(int(e) for e in r["size"].split("x"))
+        model = scaling_model.predict(app, g, extent, r["height"], r["kernel_height"], rate=one_rate,
+                                      owners=(1,) * (dims - 1) + (g,), neighbours=min(2, g - 1),
+                                      mailboxes=where.endswith("rank")) if one_rate else None
         if model:
             lo, hi = model["efficiency_no_overlap"], model["efficiency_overlap"]
             row.update(model_speedup_no_overlap=lo * g, model_speedup_overlap=hi * g)
