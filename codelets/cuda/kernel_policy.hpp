@@ -131,8 +131,8 @@ struct PlaneRegisterPolicyFor {
 // rows around them) or walks its planes with one plane in flight, and the
 // launch's order: YBand 0 runs the blocks along x, then y, then z; YBand B
 // runs bands of B rows of blocks through all their planes, one band after
-// the other (a plane two blocks share is read again a band's planes later,
-// not a whole plane group later: see vector_plane_kernel.cuh).
+// the other (a plane two plane groups share is read again after one group of
+// the band, not one group of the whole domain: see vector_plane_kernel.cuh).
 template <int WarpsX, int ThreadsY, int Rows, int Planes, int MinBlocks = 1, bool Window = false, int YBand = 0>
 struct VectorPlanePolicy {
   static constexpr int warps_x = WarpsX, threads_x = 32 * WarpsX, threads_y = ThreadsY;
