@@ -210,7 +210,11 @@ MEASURED_FOUR_GPUS = [
     ("jacobi3d", (2016, 2016, 4032), 3, 3, 450.8, 2, (1, 1, 2), "ranks", 2 * 0.854),
     ("jacobi3d", (2016, 4032, 4032), 3, 3, 450.8, 4, (1, 1, 4), "gpus", 4 * 0.972),
     ("jacobi3d", (2016, 4032, 4032), 3, 3, 450.8, 4, (1, 1, 4), "ranks", 4 * 0.623),
-    # 2026-11-29, 2 H200s (nvidia-h200-x2), the 16-byte trapezoids: one process.
+]
+# The same on a machine of 2 H200s (nvidia-h200-x2, docs/PERF.md,
+# 2026-11-29), the 16-byte trapezoids, one process (its rank rows are in
+# MEASURED_MAILBOXES).
+MEASURED_TWO_H200S = [
     ("jacobi2d", (90112, 90112), 6, 6, 1736.2, 2, (1, 2), "gpus", 2.005),
     ("jacobi2d", (90112, 180224), 6, 6, 1736.2, 2, (1, 2), "gpus", 2 * 1.003),
     ("jacobi3d", (2016, 2016, 2016), 4, 4, 808.8, 2, (1, 1, 2), "gpus", 2.077),
@@ -248,10 +252,11 @@ def mailbox_ranks():
     return out
 
 
-def four_gpus():
-    """The model against the 4-H200 measurements: speed-ups of the stepping."""
+def four_gpus(measurements=MEASURED_FOUR_GPUS):
+    """The model against measurements on H200s (by default the 4-H200
+    machine's): speed-ups of the stepping."""
     out = []
-    for app, extent, h, k, rate, p, owners, path, measured in MEASURED_FOUR_GPUS:
+    for app, extent, h, k, rate, p, owners, path, measured in measurements:
         r = predict(app, p, extent, h, k, rate, owners=owners, link=RANKS_IN_NODE if path == "ranks" else None,
                     neighbours=min(2, p - 1))
         out.append({"app": app, "extent": "x".join(map(str, extent)), "height": h, "kernel_height": k, "gpus": p,
@@ -303,11 +308,13 @@ def main():
         print(f"{app:9} {n:6d} {h:>3}/{k:<2} {lo:9.3f} {hi:9.3f} {', '.join(f'{m:.3f}' for m in measured):>22}")
     four = four_gpus()
     print_speed_ups("four H200s", four, "path", 5)
+    two_h200s = four_gpus(MEASURED_TWO_H200S)
+    print_speed_ups("two H200s, the 16-byte trapezoids", two_h200s, "path", 5)
     mailboxes = mailbox_ranks()
     print_speed_ups("ranks of one node through mailboxes", mailboxes, "machine", 7)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"predictions": table, "one_gpu": calibration, "two_gpus": two, "four_gpus": four,
+            json.dump({"predictions": table, "one_gpu": calibration, "two_gpus": two, "four_gpus": four, "two_h200s": two_h200s,
                        "mailbox_ranks": mailboxes}, f, indent=1)
 
 
