@@ -316,14 +316,15 @@ Variant copy_planes_variant(const char* policy, const Domain& pitched) {
 }
 
 // The 16-byte 3-D single step (vector_plane_kernel.cuh) under a policy, on
-// rows a multiple of 4 cells apart (`pitched`: the tiles' rows, 2 + 512 + 2).
+// rows a multiple of 4 cells apart (`pitched`: the tiles' rows, 2 + 512 + 2),
+// in bands of `band` rows of blocks (0: the launch's own choice).
 template <typename S, typename Policy>
-Variant vector_plane(const char* stencil, const char* policy, const Domain& pitched) {
+Variant vector_plane(const char* stencil, const char* policy, const Domain& pitched, int band = 0) {
   using T = typename S::value_type;
   const LaunchGeometry g = pitched.geometry(1);
-  Variant v{stencil, "vector-plane", policy, 1, pitched.cells(), [g](const void* in, void* out) {
+  Variant v{stencil, "vector-plane", policy, 1, pitched.cells(), [g, band](const void* in, void* out) {
               trapeze::cuda::launch_vector_plane<S, Policy>(S{}, static_cast<const T*>(in), static_cast<T*>(out), nullptr,
-                                                            g, T{}, nullptr);
+                                                            g, T{}, nullptr, band);
             }};
   v.elements = pitched.elements();
   return v;
@@ -354,14 +355,16 @@ long long launches_differ(const Domain& pitched, unsigned seed, Launch launch, O
 // The 16-byte 3-D step against the register-streaming one on the same
 // pitched buffers under a boundary.
 template <typename S, typename Policy>
-long long vector_plane_differences(const Domain& pitched, trapeze::BoundaryKind boundary) {
+long long vector_plane_differences(const Domain& pitched, trapeze::BoundaryKind boundary, int band = 0) {
   using T = typename S::value_type;
   LaunchGeometry g = pitched.geometry(1);
   g.boundary = static_cast<int>(boundary);
   const T outside = 0.375f;
   return launches_differ<T>(
       pitched, 13,
-      [&](const T* in, T* out) { trapeze::cuda::launch_vector_plane<S, Policy>(S{}, in, out, nullptr, g, outside, nullptr); },
+      [&](const T* in, T* out) {
+        trapeze::cuda::launch_vector_plane<S, Policy>(S{}, in, out, nullptr, g, outside, nullptr, band);
+      },
       [&](const T* in, T* out) { trapeze::cuda::launch_plane_register<S>(S{}, in, out, nullptr, g, outside, nullptr); });
 }
 
@@ -751,18 +754,25 @@ int main(int argc, char** argv) {
   vp_on(VectorPlanePolicy<1, 4, 2, 1>{}, "w1x4 r2 p1, rows 528 apart", cube_sixteens);
   vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true>{}, "w1x4 r3 p4 window, rows 576 apart", cube_lines);
   // The launch in bands of rows of blocks, each band through all its plane
-  // groups (VectorPlanePolicy's YBand), against the default order, at 512^3
-  // and 1024^3 (rows 1040 apart: the tiles' at 1024 cells across), where
-  // the plane a group shares with the next is read again a whole group of
-  // planes later (43 MB of traffic, against a 50 MB L2; 11 MB at 512^3).
-  vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true, 4>{}, "w1x4 r3 p4 window band 4, rows 528 apart", cube_sixteens);
-  vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true, 8>{}, "w1x4 r3 p4 window band 8, rows 528 apart", cube_sixteens);
-  const Domain cube_1024{{1024, 1024, 1024}, {8, 1, 1}};
-  vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true>{}, "w1x4 r3 p4 window, 1024^3", cube_1024);
-  vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true, 2>{}, "w1x4 r3 p4 window band 2, 1024^3", cube_1024);
-  vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true, 4>{}, "w1x4 r3 p4 window band 4, 1024^3", cube_1024);
-  vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true, 8>{}, "w1x4 r3 p4 window band 8, 1024^3", cube_1024);
-  vp_on(VectorPlanePolicy<1, 4, 3, 4, 1, true, 16>{}, "w1x4 r3 p4 window band 16, 1024^3", cube_1024);
+  // groups (plane_bands.hpp), at 512^3, 1024^3 and 1536^3 (rows 528, 1040
+  // and 1552 apart: the tiles' at those sides), where the planes a group
+  // shares with the next are read again a whole group of planes later in
+  // plain order (11, 43 and 96 MB of traffic, against a 50 MB L2). A band of
+  // all rows of blocks is the plain order; "auto" is the launch's choice.
+  using Window34 = VectorPlanePolicy<1, 4, 3, 4, 1, true>;
+  const auto band_on = [&](int band, const char* name, const Domain& rows) {
+    variants3.push_back(vector_plane<J3, Window34>("jacobi3d", name, rows, band));
+  };
+  band_on(1 << 20, "w1x4 r3 p4 window band all, rows 528 apart", cube_sixteens);
+  band_on(8, "w1x4 r3 p4 window band 8, rows 528 apart", cube_sixteens);
+  band_on(24, "w1x4 r3 p4 window band 24, rows 528 apart", cube_sixteens);
+  band_on(0, "w1x4 r3 p4 window band auto, rows 528 apart", cube_sixteens);
+  const Domain cube_1024{{1024, 1024, 1024}, {8, 1, 1}}, cube_1536{{1536, 1536, 1536}, {8, 1, 1}};
+  for (const int band : {1 << 20, 16, 24, 32, 43, 0}) {
+    const std::string which = band == 0 ? "auto" : band == 1 << 20 ? "all" : std::to_string(band);
+    band_on(band, ("w1x4 r3 p4 window band " + which + ", 1024^3").c_str(), cube_1024);
+    band_on(band, ("w1x4 r3 p4 window band " + which + ", 1536^3").c_str(), cube_1536);
+  }
   // Ceilings: a float4 copy walking z as the 16-byte step does, and one plane a thread.
   variants3.push_back(copy_planes_variant<8, 32>("float4, 32 planes a thread", cube_pitched));
   variants3.push_back(copy_planes_variant<8, 1>("float4, 1 plane a thread", cube_pitched));
@@ -944,16 +954,16 @@ int main(int argc, char** argv) {
     using Small = trapeze::cuda::VectorPlanePolicy<1, 4, 1, 4, 4>;
     using Window = trapeze::cuda::VectorPlanePolicy<1, 4, 4, 4, 1, true>;
     using WindowOdd = trapeze::cuda::VectorPlanePolicy<1, 2, 3, 3, 1, true>;
-    using Banded = trapeze::cuda::VectorPlanePolicy<1, 4, 3, 4, 1, true, 4>;
-    using BandedOdd = trapeze::cuda::VectorPlanePolicy<1, 2, 3, 3, 1, true, 3>;
+    using Banded = trapeze::cuda::VectorPlanePolicy<1, 4, 3, 4, 1, true>;
+    using BandedOdd = trapeze::cuda::VectorPlanePolicy<1, 2, 3, 3, 1, true>;
     std::printf("vector-plane window in bands against plane-register, cells that differ: band 4 512^3 clamp %lld; "
                 "257x131x67 (a last band of 3 rows of blocks) clamp %lld, constant %lld, periodic %lld; "
                 "w1x2 r3 p3 band 3 257x131x67 clamp %lld\n",
-                vector_plane_differences<J3, Banded>(cube_sixteens, BoundaryKind::clamp),
-                vector_plane_differences<J3, Banded>(odd, BoundaryKind::clamp),
-                vector_plane_differences<J3, Banded>(odd, BoundaryKind::constant),
-                vector_plane_differences<J3, Banded>(odd, BoundaryKind::periodic),
-                vector_plane_differences<J3, BandedOdd>(odd, BoundaryKind::clamp));
+                vector_plane_differences<J3, Banded>(cube_sixteens, BoundaryKind::clamp, 4),
+                vector_plane_differences<J3, Banded>(odd, BoundaryKind::clamp, 4),
+                vector_plane_differences<J3, Banded>(odd, BoundaryKind::constant, 4),
+                vector_plane_differences<J3, Banded>(odd, BoundaryKind::periodic, 4),
+                vector_plane_differences<J3, BandedOdd>(odd, BoundaryKind::clamp, 3));
     std::printf("vector-plane window on rows 528 apart against plane-register, cells that differ: r3 p4 clamp %lld, "
                 "constant %lld, periodic %lld\n",
                 vector_plane_differences<J3, Default>(cube_sixteens, BoundaryKind::clamp),

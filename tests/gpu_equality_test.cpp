@@ -105,6 +105,10 @@ TEST(GpuEquality, SingleStepsOnRowsOfFourCells) {
   // 62 wide; blocks cut by every edge of the domain and of the tiles.
   run_cases(apps::Jacobi3D<float>{}, gpu_cases({130, 67, 41}, {Extent{130, 67, 41}, Extent{130, 67, 15}, Extent{62, 30, 20}},
                                                {Heights{1, 1}, Heights{3, 1}, Heights{4, 2}}, 7));
+  // Planes wide enough that the launch runs in bands of rows of blocks
+  // (plane_bands.hpp: 86 rows of blocks in bands of about 26 on a 50 MB L2,
+  // the last band cut short).
+  run_cases(apps::Jacobi3D<float>{}, gpu_cases({1024, 1030, 13}, {Extent{1024, 1030, 13}}, {Heights{1, 1}}, 3));
 }
 // The 16-byte 3-D trapezoid (vector_trapezoid_kernel.cuh, k = 2 .. 4 on rows
 // a multiple of 4 cells apart after the ghost's widening): one tile and tiles

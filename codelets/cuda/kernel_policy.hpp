@@ -128,18 +128,15 @@ struct PlaneRegisterPolicyFor {
 // across x (30 groups of 4 cells each), threads across y, rows of y a thread,
 // planes of z a thread updates, blocks per multiprocessor, whether a
 // thread loads its whole window at once (all its planes and the planes and
-// rows around them) or walks its planes with one plane in flight, and the
-// launch's order: YBand 0 runs the blocks along x, then y, then z; YBand B
-// runs bands of B rows of blocks through all their planes, one band after
-// the other (a plane two plane groups share is read again after one group of
-// the band, not one group of the whole domain: see vector_plane_kernel.cuh).
-template <int WarpsX, int ThreadsY, int Rows, int Planes, int MinBlocks = 1, bool Window = false, int YBand = 0>
+// rows around them) or walks its planes with one plane in flight. The
+// launch's order (bands of rows of blocks) is chosen at launch from the
+// region and the L2 (plane_bands.hpp).
+template <int WarpsX, int ThreadsY, int Rows, int Planes, int MinBlocks = 1, bool Window = false>
 struct VectorPlanePolicy {
   static constexpr int warps_x = WarpsX, threads_x = 32 * WarpsX, threads_y = ThreadsY;
   static constexpr int threads = threads_x * ThreadsY;
   static constexpr int rows = Rows, planes = Planes, min_blocks = MinBlocks;
   static constexpr bool window = Window;
-  static constexpr int y_band = YBand;
 };
 
 // 4 rows of threads a block, each thread 3 rows of 4 planes loaded at once.

@@ -17,6 +17,7 @@
 #include "box_copy.cuh"
 #include "cuda_check.cuh"
 #include "kernel_policy.hpp"
+#include "plane_bands.hpp"
 #include "plane_register_kernel.cuh"
 #include "plane_register_trapezoid_kernel.cuh"
 #include "row_vector_trapezoid_kernel.cuh"
@@ -161,26 +162,33 @@ void launch_vector_step(const S& stencil, const typename S::value_type* in, type
   TRAPEZE_CUDA_CHECK_LAUNCH("vector_step_kernel");
 }
 
-// One launch of the 16-byte 3-D single step (star stencils, 4-byte cells) over g's region.
+// One launch of the 16-byte 3-D single step (star stencils, 4-byte cells)
+// over g's region, in bands of `band` rows of blocks (0: chosen from the
+// device's L2, plane_bands.hpp).
 template <Stencil S, typename Policy = VectorPlaneDefaultPolicy::type>
 void launch_vector_plane(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
                          const typename S::value_type* constants, const LaunchGeometry& g,
-                         typename S::value_type outside, cudaStream_t stream) {
+                         typename S::value_type outside, cudaStream_t stream, int band = 0) {
   using Shape = VectorPlaneShape<S, Policy>;
   static_assert(Shape::usable, "the 16-byte 3-D step takes star stencils of 4-byte cells");
   const int groups = (g.region_hi[0] + 3) / 4 - g.region_lo[0] / 4;
   const int rows = g.region_hi[1] - g.region_lo[1], planes = g.region_hi[2] - g.region_lo[2];
   if (groups <= 0 || rows <= 0 || planes <= 0) return;
-  const unsigned blocks_y = static_cast<unsigned>((rows + Shape::block_rows - 1) / Shape::block_rows);
-  const unsigned plane_groups = static_cast<unsigned>((planes + Policy::planes - 1) / Policy::planes);
-  dim3 blocks(static_cast<unsigned>((groups + Shape::block_groups - 1) / Shape::block_groups), blocks_y, plane_groups);
-  if constexpr (Policy::y_band > 0) {  // bands of y_band rows of blocks, each through all its plane groups
-    constexpr unsigned band = Policy::y_band;
-    blocks.y = band * plane_groups;
-    blocks.z = (blocks_y + band - 1) / band;
+  const int blocks_y = (rows + Shape::block_rows - 1) / Shape::block_rows;
+  const int plane_groups = (planes + Policy::planes - 1) / Policy::planes;
+  if (band <= 0) {
+    int device = 0, l2_bytes = 0;
+    TRAPEZE_CUDA_CHECK(cudaGetDevice(&device));
+    TRAPEZE_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+    const double group_bytes = static_cast<double>(Shape::block_rows) * g.padded[0] * sizeof(typename S::value_type) *
+                               updated_fields_of<S> * (2 * Policy::planes + 2 * Shape::rz);
+    band = vector_plane_band(blocks_y, plane_groups, group_bytes, l2_bytes);
   }
-  vector_plane_kernel<S, Policy><<<blocks, dim3(Policy::threads_x, Policy::threads_y), 0, stream>>>(stencil, in, out,
-                                                                                                   constants, g, outside);
+  band = std::min(band, blocks_y);
+  const dim3 blocks(static_cast<unsigned>((groups + Shape::block_groups - 1) / Shape::block_groups),
+                    static_cast<unsigned>(band * plane_groups), static_cast<unsigned>((blocks_y + band - 1) / band));
+  vector_plane_kernel<S, Policy><<<blocks, dim3(Policy::threads_x, Policy::threads_y), 0, stream>>>(
+      stencil, in, out, constants, g, outside, band);
   TRAPEZE_CUDA_CHECK_LAUNCH("vector_plane_kernel");
 }
 

@@ -47,16 +47,11 @@
 // 2026-11-27).
 //
 // The launch's order. Blocks run along x, then y, then plane groups, so the
-// planes two groups share (the last a group updates and the first the next
-// reads around it, and the reverse) are read again about ten planes of
-// traffic later: 11 MB at 512^3, 43 MB at 1024^3, 96 MB at 1536^3 (rows 16
-// cells wider). Past the L2 (50 MB on an H200) they come from DRAM twice, 1.5
-// reads a cell for windows of 4 planes; jacobi3d's plain single-step loop
-// ran at 0.89, 0.81 and 0.78 of the roofline at those sizes (docs/PERF.md,
-// 2026-11-29). A policy's YBand runs bands of rows of blocks through all
-// their plane groups instead, so only the rows between bands are read twice;
-// gpu_kernel_probe measures it ("band" variants), the default does not take
-// it until then.
+// planes two groups share are read again one whole group of the launch later;
+// past the L2 they come from DRAM twice. The launch runs bands of rows of
+// blocks through all their plane groups instead, bands sized by the L2
+// (plane_bands.hpp): jacobi3d 1024^3 0.80 of the roofline in plain order,
+// 0.93 in bands of 16 rows of blocks (H100, docs/PERF.md, 2026-12-07).
 //
 // Boundaries cost what the interior costs. Rows and planes are loaded at
 // clamped positions, or replaced by the constant, which are the values the
@@ -93,7 +88,7 @@ template <Stencil S, typename P>
 __global__ void __launch_bounds__(P::threads, P::min_blocks)
     vector_plane_kernel(S stencil, const typename S::value_type* __restrict__ in, typename S::value_type* __restrict__ out,
                         const typename S::value_type* __restrict__ constants, LaunchGeometry g,
-                        typename S::value_type outside) {
+                        typename S::value_type outside, int band) {
   using T = typename S::value_type;
   using Shape = VectorPlaneShape<S, P>;
   constexpr int rx = Shape::rx, ry = Shape::ry, rz = Shape::rz, rows = P::rows;
@@ -113,12 +108,11 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
   // Lanes past the buffer's row load its first or last group instead (never committed, never read as a neighbour of a committed cell).
   const int loaded_x = 4 * min(max(group, 0), groups_in_row - 1);
   const bool commits = lane >= 1 && lane <= Shape::committed_groups && x0 < g.region_hi[0] && x0 + 4 > g.region_lo[0];
-  // The block's row of blocks and plane group: blockIdx.y and .z, or in
-  // bands of P::y_band rows of blocks (launch_vector_plane's grid: x, the
-  // band's rows under each plane group, bands).
-  const int block_y = P::y_band == 0 ? static_cast<int>(blockIdx.y)
-                                     : static_cast<int>(blockIdx.z) * P::y_band + static_cast<int>(blockIdx.y) % P::y_band;
-  const int block_z = P::y_band == 0 ? static_cast<int>(blockIdx.z) : static_cast<int>(blockIdx.y) / P::y_band;
+  // The block's row of blocks and plane group in bands of `band` rows of
+  // blocks (launch_vector_plane's grid: x, the band's rows under each plane
+  // group, bands). One division a thread, against dozens of cells it updates.
+  const int block_y = static_cast<int>(blockIdx.z) * band + static_cast<int>(blockIdx.y) % band;
+  const int block_z = static_cast<int>(blockIdx.y) / band;
   const int y0 = g.region_lo[1] + (block_y * P::threads_y + static_cast<int>(threadIdx.y)) * rows;
   if (y0 >= g.region_hi[1]) return;  // the whole warp: its threads share threadIdx.y
   const int z_begin = g.region_lo[2] + block_z * P::planes;
