@@ -28,16 +28,16 @@ k 512: H 256|h|256|$J --height 256
 k 2048: auto|h|256|$L
 k 2048: H 256|h|256|$L --height 256
 k 2048: H 384|h|256|$L --height 384" \
-PROFILES="h|jacobi2d --size 4096 --steps 16" ROUNDS=3 RUN_TIMEOUT=40 OUT=$r timeout 120 $b/device_plans.sh 2>&1 | tee $r/plans.txt | tail -10
+PROFILES="h|jacobi2d --size 4096 --steps 16" ROUNDS=3 RUN_TIMEOUT=40 OUT=$r timeout 150 $b/device_plans.sh 2>&1 | tee $r/plans.txt | tail -10
 echo "plans at $SECONDS s"
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-left=$(( 290 - SECONDS ))
+left=$(( 400 - SECONDS ))
 if [ $left -gt 20 ]; then
   STARPU_NCPU=2 STARPU_NCUDA=1 timeout $left $b/run.sh "$san" --tool memcheck --error-exitcode 9 --print-limit 20 \
     $b/bin/gpu_equality_test --gtest_filter="GpuSanitizer.*:GpuEquality.SkewedSlabs" > $r/memcheck.log 2>&1
   echo "memcheck equality exit $? at $SECONDS s: $(grep -E 'ERROR SUMMARY' $r/memcheck.log | tail -1)"
 fi
-left=$(( 320 - SECONDS ))
+left=$(( 470 - SECONDS ))
 if [ $left -gt 40 ]; then
   ( cd $b && . ./mpi_ranked.sh &&
     LD_LIBRARY_PATH="$mpilib:$here/lib:/usr/local/cuda/lib64" STARPU_HOME="$here/starpu-home" TRAPEZE_HOME="$here/trapeze-home" \
