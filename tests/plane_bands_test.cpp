@@ -33,6 +33,8 @@ TEST(PlaneBands, GridAndDegenerateCases) {
   // Many plane groups: a band's rows times the groups stay within a grid's y.
   EXPECT_LE(vector_plane_band(4000, 20000, 1.0, l2_h100) * 20000, 65535);
   EXPECT_EQ(vector_plane_band(4000, 70000, 1.0, l2_h100), 1);
+  EXPECT_EQ(trapeze::cuda::vector_plane_band_cap(4000, 20000), 3);
+  EXPECT_EQ(trapeze::cuda::vector_plane_band_cap(43, 128), 43);
   // Rows of blocks larger than the share: one row a band, never 0.
   EXPECT_EQ(vector_plane_band(100, 10, 1e12, l2_h100), 1);
   // No L2 reported, or nothing to move: at least 1, at most every row.

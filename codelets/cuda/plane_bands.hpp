@@ -26,18 +26,25 @@ namespace trapeze::cuda {
 // launch order makes 11 MB and keeps 0.96 of the roofline).
 inline constexpr double plane_band_l2_share = 0.25;
 
+// The largest grid size along y a launch may have (CUDA's limit).
+inline constexpr int cuda_grid_y_limit = 65535;
+
+// The most rows of blocks a band may have so that a band's rows times the
+// plane groups fit a grid's y (at least 1).
+inline int vector_plane_band_cap(int blocks_y, int plane_groups) {
+  return std::max(1, std::min(blocks_y, cuda_grid_y_limit / std::max(plane_groups, 1)));
+}
+
 // Rows of blocks in a band: as many as keep one group's traffic within the
 // share of l2_bytes, at least 1, at most all (blocks_y: the launch in plain
 // order), and few enough that a band's rows times the plane groups fit a
 // grid's y (65535). group_bytes_a_block_row: what one row of blocks moves in
 // one group (its rows x the row's bytes x fields x planes read and written).
 inline int vector_plane_band(int blocks_y, int plane_groups, double group_bytes_a_block_row, double l2_bytes) {
-  constexpr int grid_y_limit = 65535;
   const int fitting = group_bytes_a_block_row > 0
                           ? static_cast<int>(std::min(plane_band_l2_share * l2_bytes / group_bytes_a_block_row, 1e9))
                           : blocks_y;
-  const int grid_cap = std::max(1, grid_y_limit / std::max(plane_groups, 1));
-  return std::max(1, std::min({fitting, blocks_y, grid_cap}));
+  return std::max(1, std::min(fitting, vector_plane_band_cap(blocks_y, plane_groups)));
 }
 
 }  // namespace trapeze::cuda

@@ -184,7 +184,7 @@ void launch_vector_plane(const S& stencil, const typename S::value_type* in, typ
                                updated_fields_of<S> * (2 * Policy::planes + 2 * Shape::rz);
     band = vector_plane_band(blocks_y, plane_groups, group_bytes, l2_bytes);
   }
-  band = std::min(band, blocks_y);
+  band = std::min(band, vector_plane_band_cap(blocks_y, plane_groups));  // a band given: within the grid too
   const dim3 blocks(static_cast<unsigned>((groups + Shape::block_groups - 1) / Shape::block_groups),
                     static_cast<unsigned>(band * plane_groups), static_cast<unsigned>((blocks_y + band - 1) / band));
   vector_plane_kernel<S, Policy><<<blocks, dim3(Policy::threads_x, Policy::threads_y), 0, stream>>>(
