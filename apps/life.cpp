@@ -1,9 +1,12 @@
 // life: Conway's Game of Life on uint8_t cells, dead (0) outside the board by
-// default; --bits packs 32 cells into each word (apps/stencils/life_bits.hpp).
+// default; --words updates them four to a 32-bit word in place
+// (apps/stencils/life_byte_words.hpp), --bits packs 32 cells into each word
+// (apps/stencils/life_bits.hpp).
 #include "common/field_values.hpp"
 #include "common/stencil_app.hpp"
 #include "stencils/life.hpp"
 #include "stencils/life_bits.hpp"
+#include "stencils/life_byte_words.hpp"
 
 namespace {
 
@@ -24,29 +27,55 @@ class RandomBoard {
   std::bernoulli_distribution alive_;
 };
 
-int run_bits(const apps::CommonOptions& options, const trapeze::Boundary& boundary, const trapeze::Extent& cells,
-             std::uint64_t seed, double density) {
-  if (cells[0] % 32 != 0) {
-    throw trapeze::InvalidArgument("--bits packs 32 cells a word, so the board's width must be a multiple of 32, got " +
-                                   std::to_string(cells[0]));
+// What --bits and --words share: a board of words that is not a board of
+// values (so no HDF5 fields) and whose boundary cannot clamp a word's cells.
+void check_packable(const char* flag, const apps::CommonOptions& options, const trapeze::Boundary& boundary,
+                    const trapeze::Extent& cells, long cells_per_word) {
+  const std::string name = flag;
+  if (cells[0] % cells_per_word != 0) {
+    throw trapeze::InvalidArgument(name + " takes " + std::to_string(cells_per_word) +
+                                   " cells a word, so the board's width must be a multiple of " +
+                                   std::to_string(cells_per_word) + ", got " + std::to_string(cells[0]));
   }
   if (boundary.kind == trapeze::BoundaryKind::clamp) {
-    throw trapeze::InvalidArgument("--bits takes a constant:0, constant:1 or periodic boundary, got clamp "
-                                   "(clamping a word of 32 cells is not clamping its cells)");
+    throw trapeze::InvalidArgument(name + " takes a constant:0, constant:1 or periodic boundary, got clamp "
+                                          "(clamping a word of cells is not clamping its cells)");
   }
   if (!options.input.empty() || !options.restart.empty() || !options.checkpoint.empty()) {
-    throw trapeze::InvalidArgument("--bits reads and writes no HDF5 fields (--input, --restart, --checkpoint): "
-                                   "run without --bits");
+    throw trapeze::InvalidArgument(name + " reads and writes no HDF5 fields (--input, --restart, --checkpoint): run without " +
+                                   name);
   }
   if (apps::is_hdf5_path(options.output)) {
-    throw trapeze::InvalidArgument("--bits writes --output as text (index and cell a line), not HDF5: " + options.output);
+    throw trapeze::InvalidArgument(name + " writes --output as text (index and cell a line), not HDF5: " + options.output);
   }
+}
+
+int run_bits(const apps::CommonOptions& options, const trapeze::Boundary& boundary, const trapeze::Extent& cells,
+             std::uint64_t seed, double density) {
+  check_packable("--bits", options, boundary, cells, 32);
   const long width = cells[0], height = cells[1];
   trapeze::Grid<std::uint32_t> grid({width / 32, height, 1}, 2, 1, 0, 1, apps::life_bits_boundary(boundary));
   RandomBoard board_of(seed, density);
   for (auto& word : grid.updated()) word = board_of.word();
   const auto board = [&] { return apps::unpack_life_words(grid.updated(), width, height); };
   return apps::run_stencil_app("life", options, apps::LifeBits{}, grid,
+                               {[&](const std::string& path) { apps::write_indexed(path, board()); },
+                                [&] { return apps::as_doubles(board()); }, width, height, {"cells"}});
+}
+
+// Byte cells four to a word: the byte-cell board in the same memory.
+int run_words(const apps::CommonOptions& options, const trapeze::Boundary& boundary, const trapeze::Extent& cells,
+              std::uint64_t seed, double density) {
+  check_packable("--words", options, boundary, cells, 4);
+  const long width = cells[0], height = cells[1];
+  trapeze::Grid<std::uint32_t> grid({width / 4, height, 1}, 2, 1, 0, 1, apps::life_byte_words_boundary(boundary));
+  RandomBoard board_of(seed, density);
+  for (auto& word : grid.updated()) {
+    word = 0;
+    for (int i = 0; i < 4; ++i) word |= static_cast<std::uint32_t>(board_of.cell()) << (8 * i);
+  }
+  const auto board = [&] { return apps::life_words_as_cells(grid.updated()); };
+  return apps::run_stencil_app("life", options, apps::LifeByteWords{}, grid,
                                {[&](const std::string& path) { apps::write_indexed(path, board()); },
                                 [&] { return apps::as_doubles(board()); }, width, height, {"cells"}});
 }
@@ -59,7 +88,7 @@ int main(int argc, char** argv) {
   apps::add_common_options(cli, options, {"1024x1024", "auto", "constant:0", 100});
   std::uint64_t seed = 1;
   double density = 0.3;
-  bool bits = false;
+  bool bits = false, words = false;
   cli.add_option("--seed", seed, "seed of the random initial board")->capture_default_str();
   cli.add_option("--density", density, "fraction of cells alive at the start")
       ->capture_default_str()
@@ -67,6 +96,11 @@ int main(int argc, char** argv) {
   cli.add_flag("--bits", bits,
                "32 cells a 32-bit word, updated together by bitwise adders (the same game bit for bit, ~10x faster; "
                "width a multiple of 32, boundary constant:0, constant:1 or periodic; --tile counts words across)");
+  cli.add_flag("--words", words,
+               "byte cells updated 4 to a 32-bit word (the same board in the same memory, the same game byte for "
+               "byte, ~5x faster on GPUs; width a multiple of 4, boundary constant:0, constant:1 or periodic; "
+               "--tile counts words across)")
+      ->excludes("--bits");
   return apps::app_main("life", cli, argc, argv, [&] {
     const trapeze::Boundary boundary = trapeze::parse_boundary(options.boundary);
     if (boundary.kind == trapeze::BoundaryKind::constant && boundary.value != 0 && boundary.value != 1) {
@@ -75,6 +109,7 @@ int main(int argc, char** argv) {
     }
     const trapeze::Extent size = apps::domain_size(options, 2, "cells");
     if (bits) return run_bits(options, boundary, size, seed, density);
+    if (words) return run_words(options, boundary, size, seed, density);
     trapeze::Grid<std::uint8_t> grid(size, 2, 1, 0, 1, boundary);
     RandomBoard board(seed, density);
     for (auto& cell : grid.updated()) cell = board.cell();

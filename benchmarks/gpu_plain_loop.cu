@@ -14,6 +14,7 @@
 #include "stencils/jacobi3d.hpp"
 #include "stencils/life.hpp"
 #include "stencils/life_bits.hpp"
+#include "stencils/life_byte_words.hpp"
 #include "stencils/pathfinder.hpp"
 
 namespace bench {
@@ -111,6 +112,7 @@ template double plain_loop_seconds(const apps::Jacobi3D<float>&, const trapeze::
 template double plain_loop_seconds(const apps::Hotspot&, const trapeze::Grid<float>&, long, int);
 template double plain_loop_seconds(const apps::Life&, const trapeze::Grid<std::uint8_t>&, long, int);
 template double plain_loop_seconds(const apps::LifeBits&, const trapeze::Grid<std::uint32_t>&, long, int);
+template double plain_loop_seconds(const apps::LifeByteWords&, const trapeze::Grid<std::uint32_t>&, long, int);
 template double plain_loop_seconds(const apps::Pathfinder&, const trapeze::Grid<std::int32_t>&, long, int);
 
 }  // namespace bench
@@ -122,4 +124,5 @@ TRAPEZE_CUDA_STENCIL(apps::Jacobi3D<float>)
 TRAPEZE_CUDA_STENCIL(apps::Hotspot)
 TRAPEZE_CUDA_STENCIL(apps::Life)
 TRAPEZE_CUDA_STENCIL(apps::LifeBits)
+TRAPEZE_CUDA_STENCIL(apps::LifeByteWords)
 TRAPEZE_CUDA_STENCIL(apps::Pathfinder)

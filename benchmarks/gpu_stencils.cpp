@@ -35,6 +35,7 @@
 #include "stencils/jacobi3d.hpp"
 #include "stencils/life.hpp"
 #include "stencils/life_bits.hpp"
+#include "stencils/life_byte_words.hpp"
 #include "stencils/pathfinder.hpp"
 #include "trapeze/gpu_height_profile.hpp"
 #include "trapeze/tile_size.hpp"
@@ -223,7 +224,7 @@ int main(int argc, char** argv) {
   int compared_tiles = 0, auto_compared_tiles = 0;
   trapeze::Index pathfinder_columns = trapeze::Index{4} << 20, pathfinder_steps = 64;
   cli.add_option("--json-out", json_out, "the table as JSON")->capture_default_str();
-  cli.add_option("--apps", only, "apps to run (default: all five and life-bits)")->delimiter(',');
+  cli.add_option("--apps", only, "apps to run (default: all five, life-words and life-bits)")->delimiter(',');
   cli.add_option("--rounds", rounds, "head-to-head rounds")->capture_default_str()->check(CLI::Range(1, 99));
   cli.add_flag("--plain-only", plain_only, "only the plain CUDA loops (for a profiler)");
   bool no_sweep = false, h1_only = false;
@@ -265,7 +266,7 @@ int main(int argc, char** argv) {
     // baseline is the loop on a device of its own.)
     std::optional<trapeze::Grid<float>> jacobi2d, jacobi3d, hotspot;
     std::optional<trapeze::Grid<std::uint8_t>> life;
-    std::optional<trapeze::Grid<std::uint32_t>> life_bits;
+    std::optional<trapeze::Grid<std::uint32_t>> life_words, life_bits;
     std::optional<trapeze::Grid<std::int32_t>> pathfinder;
     const auto hotspot_stencil = apps::Hotspot::for_grid(side_2d, side_2d);
     if (wanted("jacobi2d")) {
@@ -285,6 +286,12 @@ int main(int argc, char** argv) {
     if (wanted("life")) {
       life.emplace(trapeze::Extent{16384, 16384, 1}, 2, 1);
       fill_fast(life->updated(), 5, 0, 1);
+    }
+    if (wanted("life-words")) {
+      // Byte cells four to a word: a 16384 x 16384 board of bytes, as life's.
+      life_words.emplace(trapeze::Extent{16384 / 4, 16384, 1}, 2, 1);
+      std::mt19937 engine(9);
+      for (auto& word : life_words->updated()) word = engine() & apps::LifeByteWords::lanes(1);  // half the cells alive
     }
     if (wanted("life-bits")) {
       // The bytes of jacobi2d's field: 16384 x 16384 words, 32 cells each.
@@ -307,6 +314,7 @@ int main(int argc, char** argv) {
     const double plain_jacobi3d = jacobi3d ? plain(apps::Jacobi3D<float>{}, *jacobi3d, 64) : 0;
     const double plain_hotspot = hotspot ? plain(hotspot_stencil, *hotspot, 128) : 0;
     const double plain_life = life ? plain(apps::Life{}, *life, 256) : 0;
+    const double plain_life_words = life_words ? plain(apps::LifeByteWords{}, *life_words, 256) : 0;
     const double plain_life_bits = life_bits ? plain(apps::LifeBits{}, *life_bits, 256) : 0;
     const double plain_pathfinder = pathfinder ? plain(apps::Pathfinder{}, *pathfinder, pathfinder_steps) : 0;
 
@@ -318,6 +326,9 @@ int main(int argc, char** argv) {
     if (jacobi3d) rows.push_back(measure(runtime, "jacobi3d", apps::Jacobi3D<float>{}, *jacobi3d, 8, 64, plain_jacobi3d, settings));
     if (hotspot) rows.push_back(measure(runtime, "hotspot", hotspot_stencil, *hotspot, 12, 128, plain_hotspot, settings));
     if (life) rows.push_back(measure(runtime, "life", apps::Life{}, *life, 2, 256, plain_life, settings));
+    if (life_words) {
+      rows.push_back(measure(runtime, "life-words", apps::LifeByteWords{}, *life_words, 2, 256, plain_life_words, settings));
+    }
     if (life_bits) {
       rows.push_back(measure(runtime, "life-bits", apps::LifeBits{}, *life_bits, 8.0 / 32, 256, plain_life_bits, settings));
       rows.back().target_bytes_per_cell = 2;

@@ -254,6 +254,29 @@ TEST_F(AppCli, LifeBitsWritesTheByteCellsBoard) {
   }
 }
 
+// life --words (byte cells four to a word) writes the same board as byte
+// cells one at a time, on every boundary it takes, reports its size in
+// cells, verifies; what it cannot take is a clean error.
+TEST_F(AppCli, LifeWordsWritesTheByteCellsBoard) {
+  for (const std::string boundary : {"constant:0", "constant:1", "periodic"}) {
+    const fs::path bytes = dir_ / "bytes.txt", words = dir_ / "words.txt";
+    const std::string common = "--size 124x77 --steps 9 --density 0.4 --boundary " + boundary;
+    const Result a = run("life", common + " --output " + bytes.string());
+    const Result b = run("life", common + " --words --tile 7x20 --height 3 --verify --json --output " + words.string());
+    ASSERT_EQ(a.exit_code, 0) << a.err;
+    ASSERT_EQ(b.exit_code, 0) << b.err;
+    EXPECT_NE(b.out.find("\"verified\":true"), std::string::npos) << b.out;
+    EXPECT_NE(b.out.find("\"size\":\"124x77\""), std::string::npos) << b.out;
+    EXPECT_NE(b.out.find("\"cells_per_value\":4"), std::string::npos) << b.out;
+    EXPECT_EQ(slurp(words), slurp(bytes)) << boundary;
+  }
+  const fs::path out = dir_ / "o.txt";
+  expect_clean_error(run("life", "--words --size 102x64 --output " + out.string()), "102", out);
+  expect_clean_error(run("life", "--words --size 64x64 --boundary clamp --output " + out.string()), "clamp", out);
+  expect_clean_error(run("life", "--words --size 64x64 --output " + (dir_ / "o.h5").string()), "o.h5", dir_ / "o.h5");
+  expect_clean_error(run("life", "--words --bits --size 64x64 --output " + out.string()), "--bits", out);
+}
+
 TEST_F(AppCli, LifeBitsRejectsWhatItCannotPack) {
   const fs::path out = dir_ / "o.txt";
   expect_clean_error(run("life", "--bits --size 100x64 --output " + out.string()), "100", out);

@@ -23,6 +23,7 @@
 #include "stencils/jacobi3d.hpp"
 #include "stencils/life.hpp"
 #include "stencils/life_bits.hpp"
+#include "stencils/life_byte_words.hpp"
 #include "stencils/pathfinder.hpp"
 #include "trapeze/runtime.hpp"
 #include "trapeze/skewed_run.hpp"
@@ -87,6 +88,15 @@ void random_words(trapeze::Grid<std::uint32_t>& grid) {
 }
 
 TEST(GpuEquality, LifeBits) { run_cases(apps::LifeBits{}, cases_2d({37, 203, 1}, 13), "dmda", random_words); }
+// Byte cells four to a word: every byte 0 or 1 at random (its sums must not
+// carry into the next byte, as the app guarantees).
+void random_byte_cells(trapeze::Grid<std::uint32_t>& grid) {
+  std::mt19937 engine(static_cast<std::uint32_t>(grid.cells()));
+  for (auto& word : grid.updated()) word = engine() & apps::LifeByteWords::lanes(1);
+}
+TEST(GpuEquality, LifeByteWords) {
+  run_cases(apps::LifeByteWords{}, cases_2d({75, 203, 1}, 13), "dmda", random_byte_cells);
+}
 TEST(GpuEquality, Hotspot) { run_cases(apps::Hotspot::for_grid(203, 301), cases_2d({301, 203, 1}, 13)); }
 
 // Rows a multiple of 4 cells apart (tile width + 2H), so single steps take
@@ -130,6 +140,16 @@ TEST(GpuEquality, TrapezoidsOnRowsOfFourCells2D) {
   run_cases(apps::Hotspot::for_grid(517, 1022),
             gpu_cases({1022, 517, 1}, {Extent{1022, 517, 1}, Extent{150, 70, 1}},
                       {Heights{2, 2}, Heights{3, 3}, Heights{8, 8}, Heights{16, 8}, Heights{7, 4}}, 7));
+  // 3x3 boxes of 4-byte cells (Life four byte cells a word, and 32 cells a
+  // word): the rows above and below read across x too, their neighbours
+  // across a group's edge from shuffles and at the domain's edge clamped or
+  // constant; k = 12 goes to the box trapezoid.
+  const auto boxes = gpu_cases({1022, 517, 1}, {Extent{1022, 517, 1}, Extent{150, 70, 1}},
+                               {Heights{2, 2}, Heights{3, 3}, Heights{5, 5}, Heights{8, 8}, Heights{16, 8}, Heights{7, 4},
+                                Heights{12, 12}},
+                               11);
+  run_cases(apps::LifeByteWords{}, boxes, "dmda", random_byte_cells);
+  run_cases(apps::LifeBits{}, boxes, "dmda", random_words);
 }
 // Box stencils wider than Life's 3x3 (5x5 and 3x5): the box trapezoid's ghost
 // zone of r*k per side with radii of 2, every boundary, tiles that divide nothing.
@@ -258,6 +278,7 @@ TEST(GpuEquality, LargeTilesManyBlocks) {
   run_cases(apps::Life{}, life);
   // Bit-parallel Life on 32-bit words: the same box kernels on 4-byte values.
   run_cases(apps::LifeBits{}, life, "dmda", random_words);
+  run_cases(apps::LifeByteWords{}, life, "dmda", random_byte_cells);
   Case cube{{131, 97, 75}, {131, 97, 40}, Boundary::clamp(), 3, 7};
   cube.kernel_height = 1;
   cube.devices = StageDevices::gpu;
@@ -340,6 +361,7 @@ TEST(GpuSanitizer, SmallCasesOfEveryApp) {
   run_cases(apps::Jacobi2D<float>{}, streamed);
   run_cases(apps::Life{}, cases);
   run_cases(apps::LifeBits{}, cases, "dmda", random_words);
+  run_cases(apps::LifeByteWords{}, cases, "dmda", random_byte_cells);
   run_cases(apps::Hotspot::for_grid(61, 97), cases);
   // Rows of a multiple of 4 cells (94 + 2 ghost cells, and 94 + 2 x 5 after
   // the widening): the 16-byte single step.
@@ -347,6 +369,8 @@ TEST(GpuSanitizer, SmallCasesOfEveryApp) {
   run_cases(apps::Jacobi2D<float>{}, rows_of_four);
   run_cases(apps::Hotspot::for_grid(61, 94), rows_of_four);
   run_cases(tests::WeightedBox<2, 2>{}, rows_of_four);
+  // ... and the 16-byte 2-D trapezoid (k = 3) on a 3x3 box.
+  run_cases(apps::LifeByteWords{}, rows_of_four, "dmda", random_byte_cells);
   std::vector<Case> cases_3d;
   for (const Boundary& b : every_boundary) {
     Case c{{23, 17, 13}, {23, 17, 7}, b, 3, 4};

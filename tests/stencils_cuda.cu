@@ -7,6 +7,7 @@
 #include "stencils/jacobi3d.hpp"
 #include "stencils/life.hpp"
 #include "stencils/life_bits.hpp"
+#include "stencils/life_byte_words.hpp"
 #include "stencils/pathfinder.hpp"
 
 TRAPEZE_CUDA_STENCIL(apps::Jacobi2D<float>)
@@ -16,6 +17,7 @@ TRAPEZE_CUDA_STENCIL(apps::Jacobi3D<double>)
 TRAPEZE_CUDA_STENCIL(apps::Hotspot)
 TRAPEZE_CUDA_STENCIL(apps::Life)
 TRAPEZE_CUDA_STENCIL(apps::LifeBits)
+TRAPEZE_CUDA_STENCIL(apps::LifeByteWords)
 TRAPEZE_CUDA_STENCIL(apps::Pathfinder)
 TRAPEZE_CUDA_STENCIL(apps::Himeno)
 TRAPEZE_CUDA_STENCIL(apps::Cip<float>)

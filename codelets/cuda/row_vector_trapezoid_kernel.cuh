@@ -1,6 +1,6 @@
 #pragma once
-// Kernel-level temporal blocking for 2-D star stencils of 4-byte cells in
-// 16-byte groups: the 3-D 16-byte trapezoid (vector_trapezoid_kernel.cuh)
+// Kernel-level temporal blocking for 2-D stencils of radius 1 (star or box)
+// of 4-byte cells in 16-byte groups: the 3-D 16-byte trapezoid (vector_trapezoid_kernel.cuh)
 // with its walk along y. Why: the 2-D register trapezoid
 // (plane_register_trapezoid_kernel.cuh) runs at the same G cell updates/s on
 // an H100 and an H200 (2.3x and 1.6x their single-step rooflines, docs/PERF.md
@@ -28,6 +28,11 @@
 // domain are handled as the 3-D kernel handles planes beyond z; periodic
 // dimensions need nothing (the ghost zone, at least r*K wide, holds the
 // wrapped cells).
+//
+// A box (Life on words: life_bits.hpp, life_byte_words.hpp) also reads the
+// rows above and below across x: those rows take their x-neighbours the way
+// the cell's own row does (their lane's registers, two more shuffles a row),
+// and at a domain edge their own cell or the constant.
 #include <cuda_runtime.h>
 
 #include <type_traits>
@@ -53,8 +58,10 @@ struct RowVectorTrapezoidShape {
   // A read-only field read at the cell only (HotSpot's power map) is loaded
   // a group a step from device memory (L1 holds the rows the K steps share).
   static constexpr bool constant = constant_fields_of<S> == 1;
-  static constexpr bool usable = S::dims == 2 && sizeof(T) == 4 && S::shape.kind == ShapeKind::star && rx == 1 &&
-                                 ry == 1 && updated_fields_of<S> == 1 &&
+  // A box reads its diagonal neighbours too: the rows above and below take
+  // their x-neighbours from shuffles as the cell's own row does.
+  static constexpr bool diagonals = S::shape.kind == ShapeKind::box;
+  static constexpr bool usable = S::dims == 2 && sizeof(T) == 4 && rx == 1 && ry == 1 && updated_fields_of<S> == 1 &&
                                  (constant_fields_of<S> == 0 || (constant && constants_at_cell_only_of<S>)) && K >= 2 &&
                                  tile_x > 0;
 };
@@ -67,7 +74,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
                                 typename S::value_type outside) {
   using T = typename S::value_type;
   using Shape = RowVectorTrapezoidShape<S, P, K>;
-  static_assert(Shape::usable, "the 2-D 16-byte trapezoid takes star stencils of radius 1, one field of 4-byte cells");
+  static_assert(Shape::usable, "the 2-D 16-byte trapezoid takes stencils of radius 1, one field of 4-byte cells");
   constexpr int ry = Shape::ry, depth = Shape::depth;
   constexpr int wx = 3, wy = 2 * ry + 1, box = wx * wy, centre = ry * wx + 1;
   constexpr unsigned warp = 0xffffffffu;
@@ -158,25 +165,37 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
         }
       }
       if (computed) {
-        const Quad<T>& here = queue[s - 1][ry];
         Quad<T> constant_values{};
         if constexpr (Shape::constant) {
           const T* const plane = constants + (g.constant_planes > 1 ? step : 0) * g.padded_cells;  // a plane a step, or one
           constant_values = *reinterpret_cast<const Quad<T>*>(plane + clamp_to(p, 0, g.padded[1]) * stride_y + loaded_x);
         }
-        const T from_left = __shfl_up_sync(warp, here.v[3], 1), from_right = __shfl_down_sync(warp, here.v[0], 1);
+        // The x-neighbours across the group's edges, of each row read across.
+        T from_left[wy], from_right[wy];
+#pragma unroll
+        for (int dy = -ry; dy <= ry; ++dy) {
+          if (Shape::diagonals || dy == 0) {
+            from_left[dy + ry] = __shfl_up_sync(warp, queue[s - 1][ry + dy].v[3], 1);
+            from_right[dy + ry] = __shfl_down_sync(warp, queue[s - 1][ry + dy].v[0], 1);
+          }
+        }
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
-          const T own = constant_boundary ? outside : here.v[c];
-          T left, right;
-          quad_x_neighbours<check_x>(here, from_left, from_right, c, left_edge, right_edge, own, left, right);
           T window[box];
 #pragma unroll
           for (int i = 0; i < box; ++i) window[i] = T{};  // a star reads no diagonal
 #pragma unroll
-          for (int dy = -ry; dy <= ry; ++dy) window[(dy + ry) * wx + 1] = queue[s - 1][ry + dy].v[c];
-          window[centre - 1] = left;
-          window[centre + 1] = right;
+          for (int dy = -ry; dy <= ry; ++dy) {
+            const Quad<T>& row = queue[s - 1][ry + dy];
+            window[(dy + ry) * wx + 1] = row.v[c];
+            if (Shape::diagonals || dy == 0) {
+              // At the domain's edge the outside neighbour is the row's own
+              // cell (clamp: the reference clamps each coordinate) or the constant.
+              const T own = constant_boundary ? outside : row.v[c];
+              quad_x_neighbours<check_x>(row, from_left[dy + ry], from_right[dy + ry], c, left_edge, right_edge, own,
+                                         window[(dy + ry) * wx], window[(dy + ry) * wx + 2]);
+            }
+          }
           const T* const at_cell = Shape::constant ? &constant_values.v[c] : nullptr;
           const Neighbourhood<T> n{window + centre, wx, wx * wy, box, at_cell, 1, step, 0, 0};
           values.v[c] = update_values(stencil, n)[0];

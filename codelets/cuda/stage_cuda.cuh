@@ -386,7 +386,7 @@ bool launch_register_trapezoid(const S& stencil, const typename S::value_type* i
           return true;
         }
       }
-      // 2-D star stencils of 4-byte cells likewise, up to row_vector_trapezoid_max_k.
+      // 2-D stencils of radius 1 (star or box) of 4-byte cells likewise, up to row_vector_trapezoid_max_k.
       if constexpr (row_vector_trapezoid_usable<S, K>()) {
         if (vector_step_fits(g, in, out, constants)) {
           launch_row_vector_trapezoid_k<S, RowVectorTrapezoidDefaultPolicy::type, K>(stencil, in, out, constants, g, outside,
@@ -406,8 +406,9 @@ bool launch_register_trapezoid(const S& stencil, const typename S::value_type* i
 }
 
 // One launch of k = g.steps steps: a single-step kernel for one; for more,
-// the register trapezoid for 2-D and 3-D star stencils (the heights it
-// takes), else the plane trapezoid in 3-D and the box trapezoid otherwise.
+// the register trapezoids for 2-D and 3-D star stencils and the 16-byte one
+// for 2-D boxes of radius 1 too (the heights they take), else the plane
+// trapezoid in 3-D and the box trapezoid otherwise.
 template <Stencil S>
 void launch_steps(const S& stencil, const typename S::value_type* in, typename S::value_type* out,
                   const typename S::value_type* constants, const LaunchGeometry& g, typename S::value_type outside,
@@ -415,7 +416,8 @@ void launch_steps(const S& stencil, const typename S::value_type* in, typename S
   if (g.steps == 1) {
     launch_single_step(stencil, in, out, constants, g, outside, stream);
   } else {
-    if constexpr (S::dims >= 2 && S::shape.kind == ShapeKind::star) {
+    // Star stencils, and 2-D boxes (the 16-byte 2-D trapezoid takes those of radius 1).
+    if constexpr (S::dims >= 2 && (S::shape.kind == ShapeKind::star || S::dims == 2)) {
       if (launch_register_trapezoid(stencil, in, out, constants, g, outside, stream)) return;
     }
     if constexpr (S::dims == 3) {
