@@ -6,11 +6,10 @@
 // reference.
 #include <gtest/gtest.h>
 
-#include <random>
 #include <vector>
 
 #include "reference_check.hpp"
-#include "stencils/life.hpp"
+#include "life_boards.hpp"
 #include "stencils/life_bits.hpp"
 #include "trapeze/reference.hpp"
 #include "trapeze/runtime.hpp"
@@ -24,22 +23,7 @@ using trapeze::Grid;
 
 const Boundary dead = Boundary::constant(0), alive = Boundary::constant(1), periodic = Boundary::periodic();
 
-std::vector<std::uint8_t> random_cells(long width, long height, std::uint64_t seed, double density) {
-  std::mt19937_64 engine(seed);
-  std::bernoulli_distribution is_alive(density);
-  std::vector<std::uint8_t> cells(static_cast<std::size_t>(width * height));
-  for (auto& c : cells) c = is_alive(engine);
-  return cells;
-}
-
-// The byte-cell game after `steps`, by the sequential reference.
-std::vector<std::uint8_t> life_cells(const std::vector<std::uint8_t>& start, long width, long height,
-                                     const Boundary& boundary, trapeze::Index steps) {
-  Grid<std::uint8_t> grid({width, height, 1}, 2, 1, 0, 1, boundary);
-  std::copy(start.begin(), start.end(), grid.updated().begin());
-  trapeze::reference::advance(apps::Life{}, grid, steps);
-  return {grid.updated().begin(), grid.updated().end()};
-}
+using tests::random_life_cells;
 
 Grid<std::uint32_t> packed_grid(const std::vector<std::uint8_t>& start, long width, long height,
                                 const Boundary& boundary) {
@@ -50,7 +34,7 @@ Grid<std::uint32_t> packed_grid(const std::vector<std::uint8_t>& start, long wid
 }
 
 TEST(LifeBits, PackingRoundTrips) {
-  const auto cells = random_cells(96, 5, 3, 0.5);
+  const auto cells = random_life_cells(96, 5, 3, 0.5);
   EXPECT_EQ(apps::unpack_life_words(apps::pack_life_cells(cells.data(), 96, 5), 96, 5), cells);
 }
 
@@ -58,11 +42,11 @@ TEST(LifeBits, EqualsByteCellsOnEveryAcceptedBoundary) {
   for (const Boundary& b : {dead, alive, periodic}) {
     for (const auto& [width, height] : {std::pair{32L, 1L}, {32L, 29L}, {64L, 37L}, {160L, 61L}}) {
       for (double density : {0.1, 0.3, 0.6}) {
-        const auto start = random_cells(width, height, static_cast<std::uint64_t>(width * 131 + height), density);
+        const auto start = random_life_cells(width, height, static_cast<std::uint64_t>(width * 131 + height), density);
         for (trapeze::Index steps : {1, 2, 7, 40}) {
           auto words = packed_grid(start, width, height, b);
           trapeze::reference::advance(apps::LifeBits{}, words, steps);
-          EXPECT_EQ(apps::unpack_life_words(words.updated(), width, height), life_cells(start, width, height, b, steps))
+          EXPECT_EQ(apps::unpack_life_words(words.updated(), width, height), tests::life_cells_after(start, width, height, b, steps))
               << "board " << width << "x" << height << " boundary " << trapeze::to_string(b) << " density " << density
               << " steps " << steps;
         }
@@ -93,7 +77,7 @@ TEST(LifeBits, ThroughTheRuntimeEqualsByteCells) {
   const long width = 32 * 13, height = 71;
   for (const Boundary& b : {dead, periodic}) {
     for (const auto& [tile, h] : {std::pair{Extent{5, 16, 1}, 1}, {Extent{4, 23, 1}, 3}, {Extent{13, 9, 1}, 5}}) {
-      const auto start = random_cells(width, height, 7, 0.35);
+      const auto start = random_life_cells(width, height, 7, 0.35);
       auto words = packed_grid(start, width, height, b);
       trapeze::Plan plan;
       plan.tile = tile;
@@ -101,7 +85,7 @@ TEST(LifeBits, ThroughTheRuntimeEqualsByteCells) {
       trapeze::StencilRun<apps::LifeBits> run(runtime, apps::LifeBits{}, words, plan);
       run.submit(17);
       run.wait();
-      EXPECT_EQ(apps::unpack_life_words(words.updated(), width, height), life_cells(start, width, height, b, 17))
+      EXPECT_EQ(apps::unpack_life_words(words.updated(), width, height), tests::life_cells_after(start, width, height, b, 17))
           << "tile " << trapeze::to_string(tile, 2) << " h " << h << " boundary " << trapeze::to_string(b);
     }
   }

@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "stencils/life.hpp"
+#include "life_boards.hpp"
 #include "stencils/life_byte_words.hpp"
 #include "trapeze/reference.hpp"
 #include "trapeze/runtime.hpp"
@@ -23,22 +23,7 @@ using trapeze::Grid;
 
 const Boundary dead = Boundary::constant(0), alive = Boundary::constant(1), periodic = Boundary::periodic();
 
-std::vector<std::uint8_t> random_cells(long width, long height, std::uint64_t seed, double density) {
-  std::mt19937_64 engine(seed);
-  std::bernoulli_distribution is_alive(density);
-  std::vector<std::uint8_t> cells(static_cast<std::size_t>(width * height));
-  for (auto& c : cells) c = is_alive(engine);
-  return cells;
-}
-
-// The byte-cell game after `steps`, by the sequential reference.
-std::vector<std::uint8_t> life_cells(const std::vector<std::uint8_t>& start, long width, long height,
-                                     const Boundary& boundary, trapeze::Index steps) {
-  Grid<std::uint8_t> grid({width, height, 1}, 2, 1, 0, 1, boundary);
-  std::copy(start.begin(), start.end(), grid.updated().begin());
-  trapeze::reference::advance(apps::Life{}, grid, steps);
-  return {grid.updated().begin(), grid.updated().end()};
-}
+using tests::random_life_cells;
 
 Grid<std::uint32_t> word_grid(const std::vector<std::uint8_t>& start, long width, long height, const Boundary& boundary) {
   Grid<std::uint32_t> grid({width / 4, height, 1}, 2, 1, 0, 1, apps::life_byte_words_boundary(boundary));
@@ -48,7 +33,7 @@ Grid<std::uint32_t> word_grid(const std::vector<std::uint8_t>& start, long width
 }
 
 TEST(LifeByteWords, WordsAreTheBoardsBytes) {
-  const auto cells = random_cells(12, 5, 3, 0.5);
+  const auto cells = random_life_cells(12, 5, 3, 0.5);
   const auto words = apps::life_cells_as_words(cells.data(), 12, 5);
   ASSERT_EQ(words.size(), 15u);
   // Byte i of word x is cell 4x + i.
@@ -99,11 +84,11 @@ TEST(LifeByteWords, EqualsByteCellsOnEveryAcceptedBoundary) {
   for (const Boundary& b : {dead, alive, periodic}) {
     for (const auto& [width, height] : {std::pair{4L, 1L}, {4L, 29L}, {12L, 37L}, {84L, 61L}}) {
       for (double density : {0.1, 0.3, 0.6}) {
-        const auto start = random_cells(width, height, static_cast<std::uint64_t>(width * 131 + height), density);
+        const auto start = random_life_cells(width, height, static_cast<std::uint64_t>(width * 131 + height), density);
         for (trapeze::Index steps : {1, 2, 7, 40}) {
           auto words = word_grid(start, width, height, b);
           trapeze::reference::advance(apps::LifeByteWords{}, words, steps);
-          EXPECT_EQ(apps::life_words_as_cells(words.updated()), life_cells(start, width, height, b, steps))
+          EXPECT_EQ(apps::life_words_as_cells(words.updated()), tests::life_cells_after(start, width, height, b, steps))
               << "board " << width << "x" << height << " boundary " << trapeze::to_string(b) << " density " << density
               << " steps " << steps;
         }
@@ -118,7 +103,7 @@ TEST(LifeByteWords, ThroughTheRuntimeEqualsByteCells) {
   const long width = 4 * 53, height = 71;
   for (const Boundary& b : {dead, alive, periodic}) {
     for (const auto& [tile, h] : {std::pair{Extent{5, 16, 1}, 1}, {Extent{13, 23, 1}, 3}, {Extent{53, 9, 1}, 5}}) {
-      const auto start = random_cells(width, height, 7, 0.35);
+      const auto start = random_life_cells(width, height, 7, 0.35);
       auto words = word_grid(start, width, height, b);
       trapeze::Plan plan;
       plan.tile = tile;
@@ -126,7 +111,7 @@ TEST(LifeByteWords, ThroughTheRuntimeEqualsByteCells) {
       trapeze::StencilRun<apps::LifeByteWords> run(runtime, apps::LifeByteWords{}, words, plan);
       run.submit(17);
       run.wait();
-      EXPECT_EQ(apps::life_words_as_cells(words.updated()), life_cells(start, width, height, b, 17))
+      EXPECT_EQ(apps::life_words_as_cells(words.updated()), tests::life_cells_after(start, width, height, b, 17))
           << "tile " << trapeze::to_string(tile, 2) << " h " << h << " boundary " << trapeze::to_string(b);
     }
   }
