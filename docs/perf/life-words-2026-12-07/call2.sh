@@ -9,9 +9,9 @@
 #     each narrow tile's pipeline fill and drain, with no second GPU?).
 # Run from the repository root with the bundle (jacobi2d, hotspot, jacobi3d,
 # life, cip, smith-waterman; scripts/device/*.sh) carried:
-#   bash docs/perf/life-words-2026-12-07/call2.sh
+#   bash docs/perf/life-words-2026-12-07/call2.sh  (BUNDLE=gpu-bundle2: a second bundle)
 set -uo pipefail
-b=gpu-bundle
+b=${BUNDLE:-gpu-bundle}
 here=$PWD/$b
 r=$OUT/r; mkdir -p $r/k $r/sw
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader | tee $r/device.txt
