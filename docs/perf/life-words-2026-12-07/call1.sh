@@ -7,7 +7,9 @@
 # call 4 never ran), then compute-sanitizer memcheck on the new kernels.
 # Run from the repository root with the bundle carried:
 #   bash docs/perf/life-words-2026-12-07/call1.sh
+# DEADLINE (s, default 585) bounds the whole; each part stops early enough for the next.
 set -uo pipefail
+D=${DEADLINE:-585}
 b=gpu-bundle
 r=$OUT/r; mkdir -p $r
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader | tee $r/device.txt
@@ -18,7 +20,7 @@ echo "new equality exit $? at $SECONDS s: $(grep -E '^\[  (PASSED|FAILED|SKIPPED
 grep -E "^\[  FAILED  \]|Failure|differ" $r/new-equality.log | head -8
 unset STARPU_NCPU
 for app in life-words life life-bits; do
-  left=$(( 330 - SECONDS ))
+  left=$(( D - 230 - SECONDS ))
   [ $left -lt 40 ] && { echo "no time left for $app"; continue; }
   timeout $left $b/run.sh gpu_stencils --apps $app --rounds 3 --json-out $r/$app.json > $r/$app.txt 2>$r/$app-err.txt
   echo "$app exit $? at $SECONDS s"
@@ -26,7 +28,7 @@ for app in life-words life life-bits; do
 done
 export STARPU_NCPU=2
 for suite in "gpu_equality_test --gtest_filter=-GpuSanitizer.*:$new" gpu_sweep_test gpu_wavefront_test gpu_layout_test; do
-  left=$(( 520 - SECONDS ))
+  left=$(( D - 50 - SECONDS ))
   [ $left -lt 20 ] && { echo "no time left for $suite"; continue; }
   log=$r/$(echo $suite | cut -d' ' -f1).log
   timeout $left $b/run.sh $suite > $log 2>&1
@@ -34,7 +36,7 @@ for suite in "gpu_equality_test --gtest_filter=-GpuSanitizer.*:$new" gpu_sweep_t
 done | tee $r/suites.txt
 grep -h "^\[  FAILED  \]" $r/*.log | head
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-left=$(( 585 - SECONDS ))
+left=$(( D - SECONDS ))
 if [ $left -gt 25 ]; then
   STARPU_NCUDA=1 timeout $left $b/run.sh "$san" --tool memcheck --error-exitcode 9 --print-limit 20 \
     $b/bin/gpu_equality_test --gtest_filter="GpuSanitizer.*" > $r/memcheck.log 2>&1
