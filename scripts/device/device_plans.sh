@@ -81,6 +81,8 @@ for label, rep in by.items():
     s = sorted(x["seconds"] for x in rep); r = rep[0]
     ref = median.get(reference[group_of(label)])
     ratio = f"{ref / median[label]:7.3f}" if ref else f"{'-':>7}"
-    print(f"{label:32} {r['tile']:>14} {r['height']:>4} {r['kernel_height']:>3} {len(s):2} {median[label]:9.4f} {s[0]:6.3f}-{s[-1]:6.3f} "
+    # Wavefront apps report no heights (Smith-Waterman: a hyper-tile width instead).
+    h, k = r.get("height", "-"), r.get("kernel_height", r.get("hyper_tile_width", "-"))
+    print(f"{label:32} {r['tile']:>14} {h:>4} {k:>3} {len(s):2} {median[label]:9.4f} {s[0]:6.3f}-{s[-1]:6.3f} "
           f"{statistics.median(x.get('pcie_bytes', 0) for x in rep) / 1e9:8.2f} {ratio}")
 PY

@@ -48,8 +48,8 @@ double resident_seconds_per_step(Runtime& runtime, const S& stencil, Grid<typena
   return times[1];
 }
 
-// The side of the profile's filling tile: about 16 million cells in 1-D and
-// 2-D; 640^3 (262 million) in 3-D, where a block of the 16-byte trapezoid
+// The side of the profile's filling tile: about 16 million cells in 1-D,
+// 4096 across in 2-D (below); 640^3 (262 million) in 3-D, where a block of the 16-byte trapezoid
 // walks 64 planes of a 128x32 box. Few waves of such blocks rank kernel
 // heights by how evenly each height's blocks happen to fill the last wave:
 // 256^3 gave the H100 under two waves (the profile chose k = 6, at 0.76 of
@@ -60,14 +60,27 @@ template <Stencil S>
 constexpr Index gpu_profile_full_side() {
   return S::dims == 1 ? Index{16} << 20 : S::dims == 2 ? 4096 : 640;
 }
+// In 2-D the tile is 4 sides tall (4096 x 16384, 64 million cells). Why: a
+// block of the 16-byte 2-D trapezoid walks 256 rows, and on 4096 rows its
+// 5 x 16 blocks at k = 8 (tiles 112 values wide) left most multiprocessors
+// idle, so the walks were cut short to fill them (walk_split.hpp): 64 rows
+// a walk, of which 2k are the trapezoid's extra rows, 25% at k = 8 against
+// 12.5% at k = 4, where the domains the runs have walk whole: Life on words
+// (16384 x 16384 byte cells) profiled k = 4 cheapest and ran at 0.826 of k =
+// 8 (H100, 2026-12-07).
+template <Stencil S>
+constexpr Index gpu_profile_rows_per_side() {
+  return S::dims == 2 ? 4 : 1;
+}
 // Under a small STARPU_LIMIT_CUDA_MEM, smaller: the tile, its ghost zone at
 // k = 32 and a second one in flight must fit, or StarPU would evict and
 // fetch forever.
 template <Stencil S>
 Index gpu_profile_side(double memory_bytes) {
   Index side = gpu_profile_full_side<S>();
+  const auto rows = static_cast<double>(gpu_profile_rows_per_side<S>());
   while (side > 64 && memory_bytes > 0 &&
-         4.0 * device_cell_bytes<S>(1) * std::pow(static_cast<double>(side + 64), S::dims) > memory_bytes) {
+         4.0 * device_cell_bytes<S>(1) * rows * std::pow(static_cast<double>(side + 64), S::dims) > memory_bytes) {
     side /= 2;
   }
   return side;
@@ -76,9 +89,11 @@ Index gpu_profile_side(double memory_bytes) {
 template <Stencil S>
 GpuCostModel profile_gpu_cost_model(Runtime& runtime, const S& stencil) {
   using T = typename S::value_type;
-  auto make_grid = [](Index side) {
+  const Index tiny_side = S::dims == 1 ? 256 : S::dims == 2 ? 32 : 8;
+  auto make_grid = [tiny_side](Index side) {
     Extent domain{1, 1, 1};
     for (int d = 0; d < S::dims; ++d) domain[d] = side;
+    if (S::dims == 2 && side > tiny_side) domain[1] = side * gpu_profile_rows_per_side<S>();
     Grid<T> grid(domain, S::dims, updated_fields_of<S>, constant_fields_of<S>, 1, Boundary::clamp());
     for (int f = 0; f < grid.updated_count(); ++f) {
       for (std::size_t i = 0; i < grid.updated(f).size(); ++i) grid.updated(f)[i] = static_cast<T>(i % 7);
@@ -90,7 +105,6 @@ GpuCostModel profile_gpu_cost_model(Runtime& runtime, const S& stencil) {
   };
   // Every multiprocessor busy with many blocks (gpu_profile_full_side).
   const Index fill_side = gpu_profile_side<S>(gpu_memory_bytes());
-  const Index tiny_side = S::dims == 1 ? 256 : S::dims == 2 ? 32 : 8;
   const Grid<T> fill = make_grid(fill_side), tiny = make_grid(tiny_side);
   GpuCostModel model;
   // Fixed costs: a task per step, then a task of 8 one-step launches.
