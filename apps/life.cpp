@@ -16,6 +16,12 @@ class RandomBoard {
  public:
   RandomBoard(std::uint64_t seed, double density) : engine_(seed), alive_(density) {}
   std::uint8_t cell() { return alive_(engine_); }
+  // Four cells a word, cell i in byte i (a board of bytes, read as words).
+  std::uint32_t byte_word() {
+    std::uint32_t w = 0;
+    for (int i = 0; i < 4; ++i) w |= static_cast<std::uint32_t>(cell()) << (8 * i);
+    return w;
+  }
   std::uint32_t word() {
     std::uint32_t w = 0;
     for (int bit = 0; bit < 32; ++bit) w |= static_cast<std::uint32_t>(alive_(engine_)) << bit;
@@ -50,6 +56,15 @@ void check_packable(const char* flag, const apps::CommonOptions& options, const 
   }
 }
 
+// A board of words through the app: its outputs are the board's byte cells (`board`).
+template <typename S, typename Board>
+int run_packed(const apps::CommonOptions& options, const S& stencil, trapeze::Grid<std::uint32_t>& grid,
+               long width, long height, const Board& board) {
+  return apps::run_stencil_app("life", options, stencil, grid,
+                               {[&](const std::string& path) { apps::write_indexed(path, board()); },
+                                [&] { return apps::as_doubles(board()); }, width, height, {"cells"}});
+}
+
 int run_bits(const apps::CommonOptions& options, const trapeze::Boundary& boundary, const trapeze::Extent& cells,
              std::uint64_t seed, double density) {
   check_packable("--bits", options, boundary, cells, 32);
@@ -57,10 +72,8 @@ int run_bits(const apps::CommonOptions& options, const trapeze::Boundary& bounda
   trapeze::Grid<std::uint32_t> grid({width / 32, height, 1}, 2, 1, 0, 1, apps::life_bits_boundary(boundary));
   RandomBoard board_of(seed, density);
   for (auto& word : grid.updated()) word = board_of.word();
-  const auto board = [&] { return apps::unpack_life_words(grid.updated(), width, height); };
-  return apps::run_stencil_app("life", options, apps::LifeBits{}, grid,
-                               {[&](const std::string& path) { apps::write_indexed(path, board()); },
-                                [&] { return apps::as_doubles(board()); }, width, height, {"cells"}});
+  return run_packed(options, apps::LifeBits{}, grid, width, height,
+                    [&] { return apps::unpack_life_words(grid.updated(), width, height); });
 }
 
 // Byte cells four to a word: the byte-cell board in the same memory.
@@ -70,14 +83,9 @@ int run_words(const apps::CommonOptions& options, const trapeze::Boundary& bound
   const long width = cells[0], height = cells[1];
   trapeze::Grid<std::uint32_t> grid({width / 4, height, 1}, 2, 1, 0, 1, apps::life_byte_words_boundary(boundary));
   RandomBoard board_of(seed, density);
-  for (auto& word : grid.updated()) {
-    word = 0;
-    for (int i = 0; i < 4; ++i) word |= static_cast<std::uint32_t>(board_of.cell()) << (8 * i);
-  }
-  const auto board = [&] { return apps::life_words_as_cells(grid.updated()); };
-  return apps::run_stencil_app("life", options, apps::LifeByteWords{}, grid,
-                               {[&](const std::string& path) { apps::write_indexed(path, board()); },
-                                [&] { return apps::as_doubles(board()); }, width, height, {"cells"}});
+  for (auto& word : grid.updated()) word = board_of.byte_word();
+  return run_packed(options, apps::LifeByteWords{}, grid, width, height,
+                    [&] { return apps::life_words_as_cells(grid.updated()); });
 }
 
 }  // namespace

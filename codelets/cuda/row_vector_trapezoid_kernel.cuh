@@ -58,8 +58,7 @@ struct RowVectorTrapezoidShape {
   // A read-only field read at the cell only (HotSpot's power map) is loaded
   // a group a step from device memory (L1 holds the rows the K steps share).
   static constexpr bool constant = constant_fields_of<S> == 1;
-  // A box reads its diagonal neighbours too: the rows above and below take
-  // their x-neighbours from shuffles as the cell's own row does.
+  // A box also reads the rows above and below across x (see the top).
   static constexpr bool diagonals = S::shape.kind == ShapeKind::box;
   static constexpr bool usable = S::dims == 2 && sizeof(T) == 4 && rx == 1 && ry == 1 && updated_fields_of<S> == 1 &&
                                  (constant_fields_of<S> == 0 || (constant && constants_at_cell_only_of<S>)) && K >= 2 &&

@@ -69,31 +69,32 @@ constexpr Index gpu_profile_full_side() {
 // (16384 x 16384 byte cells) profiled k = 4 cheapest and ran at 0.826 of k =
 // 8 (H100, 2026-12-07).
 template <Stencil S>
-constexpr Index gpu_profile_rows_per_side() {
-  return S::dims == 2 ? 4 : 1;
+Extent gpu_profile_extent(Index side) {
+  Extent extent{1, 1, 1};
+  for (int d = 0; d < S::dims; ++d) extent[d] = side;
+  if (S::dims == 2) extent[1] = 4 * side;
+  return extent;
 }
 // Under a small STARPU_LIMIT_CUDA_MEM, smaller: the tile, its ghost zone at
 // k = 32 and a second one in flight must fit, or StarPU would evict and
 // fetch forever.
 template <Stencil S>
 Index gpu_profile_side(double memory_bytes) {
+  const auto padded_cells = [](Index side) {
+    const Extent e = gpu_profile_extent<S>(side);
+    double cells = 1;
+    for (int d = 0; d < S::dims; ++d) cells *= static_cast<double>(e[d] + 64);
+    return cells;
+  };
   Index side = gpu_profile_full_side<S>();
-  const auto rows = static_cast<double>(gpu_profile_rows_per_side<S>());
-  while (side > 64 && memory_bytes > 0 &&
-         4.0 * device_cell_bytes<S>(1) * rows * std::pow(static_cast<double>(side + 64), S::dims) > memory_bytes) {
-    side /= 2;
-  }
+  while (side > 64 && memory_bytes > 0 && 4.0 * device_cell_bytes<S>(1) * padded_cells(side) > memory_bytes) side /= 2;
   return side;
 }
 
 template <Stencil S>
 GpuCostModel profile_gpu_cost_model(Runtime& runtime, const S& stencil) {
   using T = typename S::value_type;
-  const Index tiny_side = S::dims == 1 ? 256 : S::dims == 2 ? 32 : 8;
-  auto make_grid = [tiny_side](Index side) {
-    Extent domain{1, 1, 1};
-    for (int d = 0; d < S::dims; ++d) domain[d] = side;
-    if (S::dims == 2 && side > tiny_side) domain[1] = side * gpu_profile_rows_per_side<S>();
+  auto make_grid = [](const Extent& domain) {
     Grid<T> grid(domain, S::dims, updated_fields_of<S>, constant_fields_of<S>, 1, Boundary::clamp());
     for (int f = 0; f < grid.updated_count(); ++f) {
       for (std::size_t i = 0; i < grid.updated(f).size(); ++i) grid.updated(f)[i] = static_cast<T>(i % 7);
@@ -105,7 +106,9 @@ GpuCostModel profile_gpu_cost_model(Runtime& runtime, const S& stencil) {
   };
   // Every multiprocessor busy with many blocks (gpu_profile_full_side).
   const Index fill_side = gpu_profile_side<S>(gpu_memory_bytes());
-  const Grid<T> fill = make_grid(fill_side), tiny = make_grid(tiny_side);
+  Extent tiny_extent{1, 1, 1};
+  for (int d = 0; d < S::dims; ++d) tiny_extent[d] = S::dims == 1 ? 256 : S::dims == 2 ? 32 : 8;
+  const Grid<T> fill = make_grid(gpu_profile_extent<S>(fill_side)), tiny = make_grid(tiny_extent);
   GpuCostModel model;
   // Fixed costs: a task per step, then a task of 8 one-step launches.
   const double one = resident_seconds_per_step(runtime, stencil, tiny, Plan{tiny.extent(), 1, TrapezoidMode::shrink, 1, StageDevices::gpu}, 64);
